@@ -1,0 +1,32 @@
+//===- Passes.h - tile-level passes and the tile pipeline -------*- C++ -*-===//
+//
+// The passes that run on tile IR before either executor sees it, and the
+// pipeline both executors consume: inline, canonicalize, tile-combine, cse,
+// symbol-dce (Triton's make_ttir order).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_IR_TRANSFORMS_PASSES_H
+#define TRITIUM_IR_TRANSFORMS_PASSES_H
+
+#include "ir/TileDialect.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::tile {
+
+#define GEN_PASS_DECL
+#include "ir/transforms/Passes.h.inc"
+
+/// inliner -> canonicalize -> tile-combine -> canonicalize -> cse -> symbol-dce
+void buildTileOptimizePipeline(OpPassManager &pm);
+
+/// Registers every tile pass and the `tile-optimize` pipeline with the
+/// global registry (for tile-opt and tests).
+void registerTilePassesAndPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "ir/transforms/Passes.h.inc"
+
+} // namespace mlir::tile
+
+#endif // TRITIUM_IR_TRANSFORMS_PASSES_H

@@ -1,0 +1,25 @@
+//===- Passes.td - tile-level passes -----------------------*- tablegen -*-===//
+#ifndef TILE_PASSES
+#define TILE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileCombine : Pass<"tile-combine", "mlir::ModuleOp"> {
+  let summary = "Fuse tile-level op pairs into single ops";
+  let description = [{
+    Rewrites, each applied to a fixpoint:
+
+      add(dot(a, b, 0), d)                -> dot(a, b, d)
+      d + dot(a, b, 0)                    -> dot(a, b, d)
+      select(m, load(p, m), o)            -> load(p, m, o)
+      select(c, load(p, splat(c)), o)     -> load(p, splat(c), o)
+      broadcast(splat(x))                 -> splat(x)
+
+    The first two let accumulation into a register tile use the dot's own
+    accumulator; the select forms turn a masked load followed by a blend
+    into one masked load with `other`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // TILE_PASSES

@@ -1,0 +1,20 @@
+//===- tile-opt.cpp - mlir-opt for the tile dialect -----------------------===//
+//
+// Parses, verifies, transforms and prints tile IR; the driver of the lit
+// tests under tests/ir.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/TileDialect.h"
+#include "ir/transforms/Passes.h"
+
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::tile::registerTileDialects(registry);
+  mlir::registerTransformsPasses();
+  mlir::tile::registerTilePassesAndPipelines();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
+}
