@@ -1,0 +1,2 @@
+#include "frontend/Builtins.h"
+void tritium::fe::registerRandomBuiltins(BuiltinTable &t) {}

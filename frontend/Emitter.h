@@ -1,0 +1,181 @@
+//===- Emitter.h - the state and helpers shared by IRGen's files ----------===//
+//
+// Internal to the frontend. `Emitter` walks one kernel (and the `@jit`
+// helpers it calls): IRGen.cpp has statements, expressions and calls,
+// Semantics.cpp Triton's typing rules (promotion, broadcasting, casts,
+// operators), Builtins*.cpp the `tl.*` functions. Errors are raised as
+// `CompileError` and caught at the entry point; no MLIR frame lies between
+// the throw and the catch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_FRONTEND_EMITTER_H
+#define TRITIUM_FRONTEND_EMITTER_H
+
+#include "frontend/IRGen.h"
+#include "frontend/Value.h"
+
+#include "ir/TileDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tritium::fe {
+
+/// A located compile error.
+struct CompileError : std::exception {
+  Diagnostic diag;
+  explicit CompileError(Diagnostic d) : diag(std::move(d)) {}
+  const char *what() const noexcept override { return diag.message.c_str(); }
+};
+
+/// A `@jit` function of the kernel's file.
+struct FunctionInfo {
+  const FunctionDef *def = nullptr;
+  bool noinline = false;
+};
+
+/// The evaluated arguments of a call, with the call's location.
+struct CallArgs {
+  std::vector<TValue> args;
+  std::vector<std::pair<std::string, TValue>> kwargs;
+  std::vector<SourceLoc> argLocs;
+  std::vector<SourceLoc> kwLocs;
+  SourceLoc loc;
+  std::string name; // as the user spelled it: "tl.load", "x.to"
+};
+
+/// Arguments bound to a builtin's parameter list.
+class BoundArgs {
+public:
+  /// Whether the argument was given (or has a non-None default).
+  bool has(const std::string &name) const;
+  const TValue &get(const std::string &name) const;
+  SourceLoc loc(const std::string &name) const;
+  const std::vector<TValue> &varargs() const { return varargs_; }
+
+private:
+  friend class Emitter;
+  std::map<std::string, TValue> values_;
+  std::map<std::string, SourceLoc> locs_;
+  std::vector<TValue> varargs_;
+};
+
+class Emitter;
+using BuiltinFn = std::function<TValue(Emitter &, CallArgs &)>;
+
+/// The `tl.*` table, keyed by canonical name ("tl.load", "tl.math.exp",
+/// "tensor.to" for methods, "min" for Python builtins).
+const std::unordered_map<std::string, BuiltinFn> &builtinTable();
+
+class Emitter {
+public:
+  Emitter(mlir::MLIRContext &ctx, const Module &module,
+          const CompileOptions &options);
+
+  // --- Diagnostics and locations ------------------------------------------
+  [[noreturn]] void error(SourceLoc loc, const std::string &message) const;
+  mlir::Location loc(SourceLoc l) const;
+  /// The location of the node being emitted (set by expression/statement
+  /// walkers, used by helpers that are not handed one).
+  SourceLoc cur;
+
+  // --- Values ---------------------------------------------------------------
+  TValue eval(const Expr &e);
+  /// A runtime value (scalar or block) from a constexpr or tensor; ints are
+  /// typed by range (i32, u32, i64, u64), floats fp32, bools i1.
+  TValue toTensor(const TValue &v, SourceLoc l);
+  /// The constexpr int value of `v`, or an error saying what was given.
+  int64_t requireInt(const TValue &v, SourceLoc l, const std::string &what);
+  bool requireBool(const TValue &v, SourceLoc l, const std::string &what);
+  std::string requireStr(const TValue &v, SourceLoc l, const std::string &what);
+  DType requireDType(const TValue &v, SourceLoc l, const std::string &what);
+  /// A list of constexpr ints from an int, tuple or list.
+  std::vector<int64_t> requireShape(const TValue &v, SourceLoc l,
+                                    const std::string &what);
+  /// Checks Triton's block-shape rules (powers of two, ≤ 2^20 elements).
+  void checkBlockShape(const std::vector<int64_t> &shape, SourceLoc l);
+  /// Python truthiness of a constexpr.
+  bool truthy(const TValue &v, SourceLoc l);
+
+  // --- Semantics (Semantics.cpp) ------------------------------------------
+  mlir::Type irType(DType d, const std::vector<int64_t> &shape);
+  mlir::Value constInt(DType d, int64_t v, const std::vector<int64_t> &shape = {});
+  mlir::Value constFloat(DType d, double v, const std::vector<int64_t> &shape = {});
+  TValue splatTo(const TValue &scalar, const std::vector<int64_t> &shape);
+  TValue broadcastTo(const TValue &v, const std::vector<int64_t> &shape, SourceLoc l);
+  std::vector<int64_t> broadcastShapes(const std::vector<int64_t> &a,
+                                       const std::vector<int64_t> &b, SourceLoc l);
+  /// Makes both operands runtime values of one shape (NumPy rules).
+  void broadcastPair(TValue &a, TValue &b, SourceLoc l);
+  /// Triton's computation type of a binary arithmetic op.
+  DType promote(const TValue &a, const TValue &b, BinOpKind op, SourceLoc l);
+  TValue cast(const TValue &v, DType to, SourceLoc l, bool bitcast = false,
+              const std::string &rounding = "");
+  TValue binary(BinOpKind op, const TValue &a, const TValue &b, SourceLoc l);
+  TValue compare(CmpOpKind op, const TValue &a, const TValue &b, SourceLoc l);
+  TValue unary(UnaryOpKind op, const TValue &a, SourceLoc l);
+  TValue logical(BoolOpKind op, const TValue &a, const TValue &b, SourceLoc l);
+  /// tl.where(c, x, y) with broadcasting and promotion of x, y.
+  TValue where(const TValue &c, const TValue &x, const TValue &y, SourceLoc l);
+  /// Constexpr folding of Python operators; false when not both constexpr.
+  bool foldBinary(BinOpKind op, const TValue &a, const TValue &b, SourceLoc l, TValue &out);
+  bool foldCompare(CmpOpKind op, const TValue &a, const TValue &b, SourceLoc l, TValue &out);
+
+  // --- Calls (IRGen.cpp) ----------------------------------------------------
+  TValue callFunction(FunctionInfo &fn, CallArgs &args);
+  /// Binds a call's arguments to `params` ("name", "name=default" with a
+  /// Python literal default, "*args"); errors name the builtin and argument.
+  BoundArgs bind(CallArgs &call, const std::vector<std::string> &params);
+  /// Emits a reduce/scan combine region calling the @jit `combine` on
+  /// `numOperands` scalar pairs of `elementTypes`.
+  void emitCombineRegion(mlir::Region &region, const TValue &combine,
+                         const std::vector<DType> &elementTypes, SourceLoc l,
+                         bool isScan);
+
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder b;
+  const Module &mod;
+  const SourceFile &file;
+  CompileOptions options;
+  mlir::ModuleOp module;
+  std::vector<std::string> staticPrints;
+
+  // --- Internal state (IRGen.cpp) -------------------------------------------
+  using Scope = std::map<std::string, TValue>;
+  std::vector<Scope> scopes;          // one per function being emitted
+  std::map<std::string, FunctionInfo> functions; // every top-level def
+  std::map<std::string, const GlobalAssign *> globals;
+  std::map<std::string, std::string> imports;    // local name -> qualified
+  std::vector<const FunctionDef *> callStack;    // for recursion checks
+  std::map<std::string, std::pair<mlir::func::FuncOp, TValue>> specializations;
+  int uniqueCounter = 0;
+
+  TValue lookup(const std::string &name, SourceLoc l);
+  TValue resolveQualified(const std::string &qualified, SourceLoc l);
+  TValue evalGlobal(const GlobalAssign &g);
+  void emitFunctionBody(const FunctionDef &fn);
+  void emitBlock(const Block &block, size_t begin = 0);
+  void emitStmt(const Stmt &s, const Block &block, size_t index, bool &consumedRest);
+  void assign(const Expr &target, const TValue &value);
+  void emitIf(const IfStmt &s, const Block *restBlock, size_t restBegin);
+  void emitFor(const ForStmt &s);
+  void emitWhile(const WhileStmt &s);
+  TValue evalCall(const CallExpr &c);
+  TValue evalAttribute(const AttributeExpr &e);
+  TValue evalSubscript(const SubscriptExpr &e);
+  TValue getAttr(const TValue &base, const std::string &attr, SourceLoc l);
+  bool returned() const;
+};
+
+/// Names assigned anywhere in a block (targets of assignments, for loops).
+void collectAssigned(const Block &block, std::vector<std::string> &out);
+
+} // namespace tritium::fe
+
+#endif // TRITIUM_FRONTEND_EMITTER_H

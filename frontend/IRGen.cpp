@@ -1,0 +1,729 @@
+//===- IRGen.cpp - kernel entry, name resolution and calls ----------------===//
+//
+// The entry point of tile IR generation. Builds the kernel's func.func from
+// its signature, resolves names the way Python would (locals, module
+// globals, top-level @jit functions, imports, builtins), and emits calls: a
+// call to a @jit helper becomes a private func.func specialized on its
+// compile-time arguments (the inliner folds it later), a call to a `tl`
+// function goes through the builtin table.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Emitter.h"
+
+#include "ir/transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <sstream>
+
+using namespace tritium::fe;
+using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string>
+tritium::fe::parseSignature(const std::string &sig, std::vector<ParamSpec> &out) {
+  out.clear();
+  if (sig.find_first_not_of(" \t") == std::string::npos)
+    return std::nullopt;
+  std::stringstream ss(sig);
+  std::string item;
+  int index = 0;
+  while (std::getline(ss, item, ',')) {
+    size_t a = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    std::string s = a == std::string::npos ? "" : item.substr(a, e - a + 1);
+    if (s.empty())
+      return "signature entry " + std::to_string(index) + " is empty";
+    ParamSpec p;
+    std::string type = s, attr;
+    size_t colon = s.find(':');
+    if (colon != std::string::npos) {
+      type = s.substr(0, colon);
+      attr = s.substr(colon + 1);
+    }
+    DType d;
+    if (DType::fromSigName(type, d)) {
+      p.kind = ParamSpec::Runtime;
+      p.type = type;
+      if (attr == "16")
+        p.divisibility = 16;
+      else if (attr == "1") {
+        if (d.isPtr())
+          return "signature entry " + std::to_string(index) + " '" + s +
+                 "': ':1' (equal to one) applies to integers, not pointers";
+        p.equalsOne = true;
+      } else if (!attr.empty())
+        return "signature entry " + std::to_string(index) + " '" + s +
+               "': unknown specialization ':" + attr + "' (expected :16 or :1)";
+    } else {
+      bool looksLikeType = !s.empty() && (s[0] == '*' ||
+          ((s.rfind("i", 0) == 0 || s.rfind("u", 0) == 0 || s.rfind("fp", 0) == 0 ||
+            s.rfind("bf", 0) == 0) && s.size() <= 8 &&
+           s.find_first_not_of("iufpbe0123456789nvkm") == std::string::npos &&
+           std::isdigit((unsigned char)s.back())));
+      if (looksLikeType || colon != std::string::npos)
+        return "signature entry " + std::to_string(index) + " '" + s +
+               "': unknown type (expected i1, i8..i64, u8..u64, fp16, bf16, "
+               "fp32, fp64, fp8e4nv, fp8e5, fp8e4b15, '*' for pointers, or a "
+               "constexpr value)";
+      p.kind = ParamSpec::Constexpr;
+      p.value = s;
+    }
+    out.push_back(p);
+    ++index;
+  }
+  return std::nullopt;
+}
+
+/// A constexpr from its signature spelling: int, float, bool, None, string.
+static TValue parseConstexprLiteral(const std::string &s) {
+  if (s == "True" || s == "true") return TValue::boolean(true);
+  if (s == "False" || s == "false") return TValue::boolean(false);
+  if (s == "None") return TValue::none();
+  if (s.empty()) return TValue::str("");
+  if (s == "()") return TValue::tuple({});
+  DType d;
+  if (DType::fromTlName(s, d)) return TValue::type(d);
+  char *end = nullptr;
+  errno = 0;
+  long long i = std::strtoll(s.c_str(), &end, 0);
+  if (end && *end == 0 && errno == 0) return TValue::integer(i);
+  double f = std::strtod(s.c_str(), &end);
+  if (end && *end == 0) return TValue::floating(f);
+  std::string str = s;
+  if (str.size() >= 2 && (str[0] == '"' || str[0] == '\'') && str.back() == str[0])
+    str = str.substr(1, str.size() - 2);
+  return TValue::str(str);
+}
+
+//===----------------------------------------------------------------------===//
+// Emitter basics
+//===----------------------------------------------------------------------===//
+
+/// The dotted name of a Name/Attribute chain ("triton.jit"), or "".
+static std::string dottedName(const Expr *e) {
+  if (e->kind == ExprKind::Name)
+    return static_cast<const NameExpr *>(e)->id;
+  if (e->kind == ExprKind::Attribute) {
+    auto *a = static_cast<const AttributeExpr *>(e);
+    std::string base = dottedName(a->value.get());
+    return base.empty() ? "" : base + "." + a->attr;
+  }
+  return "";
+}
+
+Emitter::Emitter(MLIRContext &ctx, const Module &m, const CompileOptions &o)
+    : ctx(ctx), b(&ctx), mod(m), file(*m.file), options(o) {
+  for (auto &imp : m.imports)
+    imports[imp.localName] = imp.qualified;
+  for (auto &g : m.globals)
+    globals[g.name] = &g;
+  for (auto &f : m.functions) {
+    FunctionInfo info;
+    info.def = f.get();
+    bool jit = false;
+    for (auto &d : f->decorators) {
+      const Expr *e = d.get();
+      if (e->kind == ExprKind::Call) {
+        auto *c = static_cast<const CallExpr *>(e);
+        for (auto &kw : c->keywords)
+          if (kw.name == "noinline" && kw.value->kind == ExprKind::Bool &&
+              static_cast<const BoolExpr *>(kw.value.get())->value)
+            info.noinline = true;
+        e = c->func.get();
+      }
+      std::string name = dottedName(e);
+      size_t dot = name.find('.');
+      std::string head = name.substr(0, dot);
+      auto it = imports.find(head);
+      if (it != imports.end())
+        name = it->second + (dot == std::string::npos ? "" : name.substr(dot));
+      if (name == "triton.jit" || name == "triton.runtime.jit" ||
+          name == "triton.runtime.jit.jit" || name == "triton.runtime.jit.JITFunction")
+        jit = true;
+    }
+    if (jit)
+      functions[f->name] = info;
+  }
+}
+
+void Emitter::error(SourceLoc l, const std::string &message) const {
+  throw CompileError(makeDiagnostic(file, l, message));
+}
+
+Location Emitter::loc(SourceLoc l) const {
+  return FileLineColLoc::get(const_cast<MLIRContext *>(&ctx), file.path(),
+                             l.line, l.col);
+}
+
+int64_t Emitter::requireInt(const TValue &v, SourceLoc l, const std::string &what) {
+  if (v.kind == TValue::Int) return v.i;
+  if (v.kind == TValue::Bool) return v.b;
+  if (v.isTensor())
+    error(l, what + " must be a compile-time constant (tl.constexpr), got a "
+                    "runtime value of type " + v.typeStr());
+  error(l, what + " must be a constexpr int, got " + v.typeStr() +
+               (v.isConstexpr() ? " " + v.repr() : ""));
+}
+
+bool Emitter::requireBool(const TValue &v, SourceLoc l, const std::string &what) {
+  if (v.kind == TValue::Bool) return v.b;
+  if (v.kind == TValue::Int) return v.i != 0;
+  if (v.kind == TValue::None) return false;
+  error(l, what + " must be a constexpr bool, got " + v.typeStr());
+}
+
+std::string Emitter::requireStr(const TValue &v, SourceLoc l, const std::string &what) {
+  if (v.kind == TValue::Str) return v.s;
+  if (v.kind == TValue::None) return "";
+  error(l, what + " must be a constexpr string, got " + v.typeStr());
+}
+
+DType Emitter::requireDType(const TValue &v, SourceLoc l, const std::string &what) {
+  if (v.kind == TValue::Type) return v.dtype;
+  error(l, what + " must be a dtype (e.g. tl.float32), got " + v.typeStr());
+}
+
+std::vector<int64_t> Emitter::requireShape(const TValue &v, SourceLoc l,
+                                           const std::string &what) {
+  std::vector<int64_t> shape;
+  if (v.kind == TValue::Tuple) {
+    for (auto &e : v.elems)
+      shape.push_back(requireInt(e, l, what + " entries"));
+  } else {
+    shape.push_back(requireInt(v, l, what));
+  }
+  return shape;
+}
+
+void Emitter::checkBlockShape(const std::vector<int64_t> &shape, SourceLoc l) {
+  int64_t numel = 1;
+  for (int64_t d : shape) {
+    if (d <= 0 || (d & (d - 1)) != 0)
+      error(l, "block dimensions must be powers of two, got " +
+                   std::to_string(d));
+    numel *= d;
+  }
+  if (numel > (1 << 20))
+    error(l, "block has " + std::to_string(numel) +
+                 " elements, more than the limit of 1048576 (2^20)");
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+/// Canonical spelling of a module path: "triton.language" -> "tl".
+static std::string canonicalModule(const std::string &q) {
+  static const std::pair<const char *, const char *> map[] = {
+      {"triton.language.extra.cuda.libdevice", "libdevice"},
+      {"triton.language.extra.libdevice", "libdevice"},
+      {"triton.language.extra.cuda", "tl.extra.cuda"},
+      {"triton.language.extra", "tl.extra"},
+      {"triton.language.math", "tl.math"},
+      {"triton.language.core", "tl"},
+      {"triton.language.standard", "tl"},
+      {"triton.language.random", "tl"},
+      {"triton.language", "tl"},
+  };
+  for (auto &[from, to] : map)
+    if (q == from)
+      return to;
+  if (q.rfind("triton.language.", 0) == 0)
+    return "tl." + q.substr(16);
+  return q;
+}
+
+static bool isKnownModule(const std::string &c) {
+  return c == "tl" || c == "tl.math" || c == "libdevice" || c == "tl.extra" ||
+         c == "tl.extra.cuda" || c == "triton" || c == "triton.language" ||
+         c == "math";
+}
+
+TValue Emitter::resolveQualified(const std::string &qualified, SourceLoc l) {
+  std::string c = canonicalModule(qualified);
+  if (isKnownModule(c))
+    return TValue::module(c);
+  // tl.<dtype>
+  if (c.rfind("tl.", 0) == 0) {
+    DType d;
+    if (DType::fromTlName(c.substr(3), d))
+      return TValue::type(d);
+  }
+  if (builtinTable().count(c))
+    return TValue::builtin(c);
+  size_t dot = c.rfind('.');
+  std::string mod = dot == std::string::npos ? "" : c.substr(0, dot);
+  if (isKnownModule(mod))
+    error(l, "module '" + mod + "' has no attribute '" + c.substr(dot + 1) +
+                 "' that tritium supports");
+  // Some other Python module: only usable if it names nothing in a kernel.
+  return TValue::module(c);
+}
+
+TValue Emitter::evalGlobal(const GlobalAssign &g) {
+  // Module-level values: constexpr literals and `tl.constexpr(...)`.
+  std::vector<Scope> saved;
+  saved.swap(scopes);
+  scopes.emplace_back();
+  TValue v;
+  try {
+    v = eval(*g.value);
+  } catch (...) {
+    scopes.swap(saved);
+    throw;
+  }
+  scopes.swap(saved);
+  if (v.isTensor())
+    error(g.loc, "global '" + g.name + "' must be a compile-time value "
+                 "(tl.constexpr) to be used in a kernel");
+  return v;
+}
+
+TValue Emitter::lookup(const std::string &name, SourceLoc l) {
+  if (!scopes.empty()) {
+    auto &s = scopes.back();
+    auto it = s.find(name);
+    if (it != s.end())
+      return it->second;
+  }
+  auto f = functions.find(name);
+  if (f != functions.end()) {
+    TValue v;
+    v.kind = TValue::Function;
+    v.fn = &f->second;
+    return v;
+  }
+  auto g = globals.find(name);
+  if (g != globals.end())
+    return evalGlobal(*g->second);
+  auto imp = imports.find(name);
+  if (imp != imports.end())
+    return resolveQualified(imp->second, l);
+  static const char *pyBuiltins[] = {"min", "max", "print", "range", "float",
+                                     "int", "bool", "len", "abs", "isinstance",
+                                     "tuple", "getattr", "hasattr", "str"};
+  for (const char *p : pyBuiltins)
+    if (name == p)
+      return TValue::builtin(name);
+  for (auto &fn : mod.functions)
+    if (fn->name == name)
+      error(l, "'" + name + "' is not a @triton.jit function, so kernels "
+                            "cannot call it");
+  error(l, "undefined name '" + name + "'");
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+bool BoundArgs::has(const std::string &name) const {
+  auto it = values_.find(name);
+  return it != values_.end() && it->second.kind != TValue::None &&
+         it->second.kind != TValue::Undefined;
+}
+
+const TValue &BoundArgs::get(const std::string &name) const {
+  static const TValue none = TValue::none();
+  auto it = values_.find(name);
+  return it == values_.end() ? none : it->second;
+}
+
+SourceLoc BoundArgs::loc(const std::string &name) const {
+  auto it = locs_.find(name);
+  return it == locs_.end() ? SourceLoc{} : it->second;
+}
+
+BoundArgs Emitter::bind(CallArgs &call, const std::vector<std::string> &params) {
+  BoundArgs out;
+  std::vector<std::string> names;
+  std::string varargs;
+  for (auto &p : params) {
+    if (p[0] == '*') {
+      varargs = p.substr(1);
+      continue;
+    }
+    size_t eq = p.find('=');
+    std::string name = p.substr(0, eq);
+    names.push_back(name);
+    if (eq != std::string::npos)
+      out.values_[name] = parseConstexprLiteral(p.substr(eq + 1));
+    else
+      out.values_[name] = TValue(); // required
+    out.locs_[name] = call.loc;
+  }
+  size_t np = 0;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (np < names.size()) {
+      out.values_[names[np]] = call.args[i];
+      out.locs_[names[np]] = call.argLocs[i];
+      ++np;
+    } else if (!varargs.empty()) {
+      out.varargs_.push_back(call.args[i]);
+    } else {
+      error(call.argLocs[i], call.name + "() takes at most " +
+                                 std::to_string(names.size()) +
+                                 " positional arguments but " +
+                                 std::to_string(call.args.size()) +
+                                 " were given");
+    }
+  }
+  for (size_t k = 0; k < call.kwargs.size(); ++k) {
+    auto &[name, value] = call.kwargs[k];
+    if (!out.values_.count(name))
+      error(call.kwLocs[k], call.name + "() got an unexpected keyword argument '" +
+                                name + "'");
+    bool positional = false;
+    for (size_t j = 0; j < np; ++j)
+      positional |= names[j] == name;
+    if (positional)
+      error(call.kwLocs[k], call.name + "() got multiple values for argument '" +
+                                name + "'");
+    out.values_[name] = value;
+    out.locs_[name] = call.kwLocs[k];
+  }
+  for (auto &n : names)
+    if (out.values_[n].kind == TValue::Undefined)
+      error(call.loc, call.name + "() missing required argument '" + n + "'");
+  return out;
+}
+
+/// Leaves of a value: tensors (runtime) in order; constexprs stay in the
+/// template.
+static void flattenRuntime(const TValue &v, std::vector<TValue> &leaves) {
+  if (v.kind == TValue::Tuple) {
+    for (auto &e : v.elems)
+      flattenRuntime(e, leaves);
+  } else if (v.isTensor()) {
+    leaves.push_back(v);
+  }
+}
+
+static TValue rebuild(const TValue &tmpl, const std::vector<Value> &vals,
+                      size_t &idx) {
+  if (tmpl.kind == TValue::Tuple) {
+    std::vector<TValue> elems;
+    for (auto &e : tmpl.elems)
+      elems.push_back(rebuild(e, vals, idx));
+    return TValue::tuple(elems);
+  }
+  if (tmpl.isTensor())
+    return TValue::tensor(vals[idx++], tmpl.dtype, tmpl.shape);
+  return tmpl;
+}
+
+/// Key text of a constexpr or a tensor type, for specialization names.
+static std::string keyOf(const TValue &v) {
+  if (v.kind == TValue::Tuple) {
+    std::string s = "(";
+    for (auto &e : v.elems)
+      s += keyOf(e) + ",";
+    return s + ")";
+  }
+  if (v.isTensor())
+    return "T:" + v.typeStr();
+  if (v.kind == TValue::Function)
+    return "F:" + v.fn->def->name;
+  return v.typeStr() + ":" + v.repr();
+}
+
+TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
+  const FunctionDef &def = *fn.def;
+  for (auto *f : callStack)
+    if (f == &def)
+      error(call.loc, "recursive call of '" + def.name +
+                          "': @jit functions cannot recurse");
+  // Bind arguments like Python: positional, keywords, defaults.
+  std::vector<TValue> bound(def.params.size());
+  std::vector<bool> set(def.params.size(), false);
+  for (auto &p : def.params)
+    if (p.isVarArgs || p.isKwArgs)
+      error(p.loc, "*args/**kwargs parameters are not supported in @jit functions");
+  if (call.args.size() > def.params.size())
+    error(call.loc, "'" + def.name + "' takes " +
+                        std::to_string(def.params.size()) + " arguments but " +
+                        std::to_string(call.args.size()) + " were given");
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    bound[i] = call.args[i];
+    set[i] = true;
+  }
+  for (size_t k = 0; k < call.kwargs.size(); ++k) {
+    auto &[name, value] = call.kwargs[k];
+    size_t i = 0;
+    while (i < def.params.size() && def.params[i].name != name)
+      ++i;
+    if (i == def.params.size())
+      error(call.kwLocs[k], "'" + def.name + "' got an unexpected keyword argument '" +
+                                name + "'");
+    if (set[i])
+      error(call.kwLocs[k], "'" + def.name + "' got multiple values for argument '" +
+                                name + "'");
+    bound[i] = value;
+    set[i] = true;
+  }
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    if (set[i])
+      continue;
+    if (!def.params[i].defaultValue)
+      error(call.loc, "'" + def.name + "' missing required argument '" +
+                          def.params[i].name + "'");
+    std::vector<Scope> saved;
+    saved.swap(scopes);
+    scopes.emplace_back();
+    bound[i] = eval(*def.params[i].defaultValue);
+    scopes.swap(saved);
+  }
+  // Constexpr parameters must receive compile-time values.
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    auto &p = def.params[i];
+    bool isConstexprParam = p.annotation && dottedName(p.annotation.get()).size() >= 9 &&
+        dottedName(p.annotation.get()).substr(dottedName(p.annotation.get()).size() - 9) == "constexpr";
+    if (isConstexprParam && bound[i].isTensor())
+      error(i < call.argLocs.size() ? call.argLocs[i] : call.loc,
+            "argument '" + p.name + "' of '" + def.name +
+                "' is a tl.constexpr parameter but received a runtime value");
+  }
+  // Specialize on compile-time arguments and runtime types.
+  std::string key = def.name;
+  for (auto &v : bound)
+    key += "|" + keyOf(v);
+  std::vector<TValue> runtimeArgs;
+  for (auto &v : bound)
+    flattenRuntime(v, runtimeArgs);
+  auto it = specializations.find(key);
+  if (it == specializations.end()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    SmallVector<Type> argTypes;
+    for (auto &a : runtimeArgs)
+      argTypes.push_back(a.v.getType());
+    std::string symName = def.name;
+    if (specializations.size() || symName.empty() ||
+        module.lookupSymbol(symName))
+      symName += "__" + std::to_string(++uniqueCounter);
+    auto func = func::FuncOp::create(b, loc(def.nameLoc), symName,
+                                     b.getFunctionType(argTypes, {}));
+    func.setPrivate();
+    if (fn.noinline)
+      func->setAttr("noinline", b.getUnitAttr());
+    mlir::Block *entry = func.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    // Fresh scope: parameters bound to block arguments.
+    Scope scope;
+    size_t argIdx = 0;
+    std::vector<Value> blockArgs(entry->getArguments().begin(),
+                                 entry->getArguments().end());
+    for (size_t i = 0; i < def.params.size(); ++i)
+      scope[def.params[i].name] = rebuild(bound[i], blockArgs, argIdx);
+    scopes.push_back(scope);
+    callStack.push_back(&def);
+    emitFunctionBody(def);
+    callStack.pop_back();
+    TValue ret = TValue::none();
+    auto r = scopes.back().find("$ret");
+    if (r != scopes.back().end())
+      ret = r->second;
+    scopes.pop_back();
+    std::vector<TValue> retLeaves;
+    flattenRuntime(ret, retLeaves);
+    SmallVector<Value> retVals;
+    SmallVector<Type> retTypes;
+    for (auto &l : retLeaves) {
+      retVals.push_back(l.v);
+      retTypes.push_back(l.v.getType());
+    }
+    func::ReturnOp::create(b, loc(def.range.end), retVals);
+    func.setFunctionType(b.getFunctionType(argTypes, retTypes));
+    it = specializations.emplace(key, std::make_pair(func, ret)).first;
+  }
+  auto [func, retTemplate] = it->second;
+  SmallVector<Value> operands;
+  for (auto &a : runtimeArgs)
+    operands.push_back(a.v);
+  auto callOp = func::CallOp::create(b, loc(call.loc), func, operands);
+  if (fn.noinline)
+    callOp->setAttr("no_inline", b.getUnitAttr());
+  std::vector<Value> results(callOp.getResults().begin(), callOp.getResults().end());
+  size_t idx = 0;
+  return rebuild(retTemplate, results, idx);
+}
+
+void Emitter::emitCombineRegion(Region &region, const TValue &combine,
+                                const std::vector<DType> &types, SourceLoc l,
+                                bool isScan) {
+  if (combine.kind != TValue::Function)
+    error(l, "combine_fn must be a @triton.jit function, got " + combine.typeStr());
+  OpBuilder::InsertionGuard guard(b);
+  mlir::Block *block = new mlir::Block();
+  region.push_back(block);
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto t : types)
+      block->addArgument(t.toMlir(&ctx), loc(l));
+  b.setInsertionPointToStart(block);
+  CallArgs call;
+  call.loc = l;
+  call.name = combine.fn->def->name;
+  for (size_t i = 0; i < 2 * types.size(); ++i) {
+    call.args.push_back(TValue::tensor(block->getArgument(i), types[i % types.size()], {}));
+    call.argLocs.push_back(l);
+  }
+  // A multi-operand combine takes (a0, a1, ..., b0, b1, ...) flat.
+  TValue r = callFunction(*combine.fn, call);
+  std::vector<TValue> outs;
+  if (r.kind == TValue::Tuple)
+    outs = r.elems;
+  else
+    outs.push_back(r);
+  if (outs.size() != types.size())
+    error(l, "combine_fn '" + combine.fn->def->name + "' returns " +
+                 std::to_string(outs.size()) + " values; expected " +
+                 std::to_string(types.size()));
+  SmallVector<Value> vals;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    TValue o = cast(toTensor(outs[i], l), types[i], l);
+    if (!o.shape.empty())
+      error(l, "combine_fn must return scalars, got " + o.typeStr());
+    vals.push_back(o.v);
+  }
+  if (isScan)
+    tile::ScanReturnOp::create(b, loc(l), vals);
+  else
+    tile::ReduceReturnOp::create(b, loc(l), vals);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
+                                         const std::string &kernelName,
+                                         const std::vector<ParamSpec> &specs,
+                                         const CompileOptions &options) {
+  CompileResult result;
+  DialectRegistry registry;
+  tile::registerTileDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+
+  Emitter em(ctx, m, options);
+  const FunctionDef *kernel = nullptr;
+  for (auto &f : m.functions)
+    if (f->name == kernelName)
+      kernel = f.get();
+  SourceLoc top{1, 1};
+  try {
+    if (!kernel)
+      em.error(top, "no function named '" + kernelName + "' in " + m.file->path());
+    if (!em.functions.count(kernelName))
+      em.error(kernel->nameLoc, "'" + kernelName +
+                                    "' is not decorated with @triton.jit");
+    auto &info = em.functions[kernelName];
+    if (specs.size() != kernel->params.size())
+      em.error(kernel->nameLoc,
+               "signature has " + std::to_string(specs.size()) +
+                   " entries but kernel '" + kernelName + "' has " +
+                   std::to_string(kernel->params.size()) + " parameters");
+    em.module = ModuleOp::create(em.loc(top));
+    result.module = em.module;
+    em.b.setInsertionPointToEnd(em.module.getBody());
+    SmallVector<Type> argTypes;
+    std::vector<DType> dtypes;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      auto &p = kernel->params[i];
+      auto &s = specs[i];
+      bool constexprParam = p.annotation && dottedName(p.annotation.get()).find("constexpr") != std::string::npos;
+      if (s.kind == ParamSpec::Runtime && constexprParam)
+        em.error(p.loc, "parameter '" + p.name +
+                            "' is tl.constexpr but the signature gives the "
+                            "runtime type '" + s.type + "'; give a value instead");
+      if (s.kind != ParamSpec::Runtime || s.equalsOne)
+        continue;
+      DType d;
+      DType::fromSigName(s.type, d);
+      dtypes.push_back(d);
+      argTypes.push_back(d.toMlir(&ctx));
+    }
+    auto func = func::FuncOp::create(em.b, em.loc(kernel->nameLoc), kernelName,
+                                     em.b.getFunctionType(argTypes, {}));
+    func->setAttr("tile.kernel", em.b.getUnitAttr());
+    func->setAttr("tile.num_warps", em.b.getI32IntegerAttr(options.numWarps));
+    mlir::Block *entry = func.addEntryBlock();
+    em.b.setInsertionPointToStart(entry);
+    Emitter::Scope scope;
+    unsigned argNo = 0;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      auto &p = kernel->params[i];
+      auto &s = specs[i];
+      if (s.kind == ParamSpec::Constexpr) {
+        scope[p.name] = parseConstexprLiteral(s.value);
+        continue;
+      }
+      if (s.equalsOne) {
+        scope[p.name] = TValue::integer(1);
+        continue;
+      }
+      if (s.divisibility > 1)
+        func.setArgAttr(argNo, "tile.divisibility",
+                        em.b.getI32IntegerAttr(s.divisibility));
+      scope[p.name] = TValue::tensor(entry->getArgument(argNo), dtypes[argNo], {});
+      ++argNo;
+    }
+    em.scopes.push_back(scope);
+    em.callStack.push_back(kernel);
+    (void)info;
+    em.emitFunctionBody(*kernel);
+    auto ret = em.scopes.back().find("$ret");
+    if (ret != em.scopes.back().end() && ret->second.kind != TValue::None)
+      em.error(kernel->nameLoc, "kernel '" + kernelName +
+                                    "' returns a value; kernels must return None");
+    func::ReturnOp::create(em.b, em.loc(kernel->range.end));
+  } catch (CompileError &e) {
+    result.errors.push_back(e.diag);
+    result.module = nullptr;
+    return result;
+  } catch (std::exception &e) {
+    // A frontend bug: still a located message, never a crash.
+    result.errors.push_back(makeDiagnostic(
+        *m.file, em.cur.valid() ? em.cur : top,
+        std::string("internal compiler error: ") + e.what()));
+    result.module = nullptr;
+    return result;
+  }
+  result.staticPrints = em.staticPrints;
+  // Verify: a failure here is a frontend bug, reported at the op's location.
+  std::string messages;
+  {
+    ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
+      messages += "internal error: generated IR does not verify: " + d.str() + "\n";
+      if (auto fl = dyn_cast<FileLineColLoc>(d.getLocation()))
+        messages += "  at " + fl.getFilename().str() + ":" +
+                    std::to_string(fl.getLine()) + "\n";
+      return success();
+    });
+    if (failed(verify(*result.module))) {
+      tritium::fe::Diagnostic diag;
+      diag.path = m.file->path();
+      diag.loc = kernel->nameLoc;
+      diag.message = messages;
+      result.errors.push_back(diag);
+      result.module = nullptr;
+    }
+  }
+  return result;
+}
+
+std::optional<std::string> tritium::fe::optimizeTileModule(ModuleOp module) {
+  std::string messages;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic &d) {
+    messages += d.str() + "\n";
+    return success();
+  });
+  PassManager pm(module.getContext());
+  tile::buildTileOptimizePipeline(pm);
+  if (failed(pm.run(module)))
+    return messages.empty() ? std::string("tile pipeline failed") : messages;
+  return std::nullopt;
+}

@@ -1,0 +1,69 @@
+//===- IRGen.h - kernel source to tile IR: the public entry point --------===//
+//
+// `compileKernel` takes a parsed Python file, the name of a `@jit` kernel and
+// a specialization (Triton's AOT signature) and returns a verified module of
+// tile IR whose ops carry the user's file:line:col. Errors come back as
+// located diagnostics, never as exceptions or crashes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_FRONTEND_IRGEN_H
+#define TRITIUM_FRONTEND_IRGEN_H
+
+#include "frontend/Ast.h"
+#include "frontend/Source.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+}
+
+namespace tritium::fe {
+
+/// One kernel parameter's specialization, from a signature entry.
+struct ParamSpec {
+  enum Kind { Runtime, Constexpr } kind = Runtime;
+  std::string type;        // "*fp32", "i32", "fp32", "*kfp16" (Runtime)
+  int divisibility = 1;    // 16 for ":16"
+  bool equalsOne = false;  // ":1": folded as the constant 1
+  std::string value;       // Constexpr: the literal as written
+};
+
+/// Parses Triton's AOT signature ("*fp32:16,i32,1024,...") into one entry
+/// per parameter; returns an error message on malformed input.
+std::optional<std::string> parseSignature(const std::string &sig,
+                                          std::vector<ParamSpec> &out);
+
+struct CompileOptions {
+  int numWarps = 4;
+  int numStages = 3;
+  bool debug = false; // keeps device_assert (Triton drops it unless debug)
+};
+
+struct CompileResult {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<Diagnostic> errors;
+  std::vector<std::string> staticPrints; // tl.static_print output, in order
+  bool ok() const { return errors.empty() && module; }
+};
+
+/// Emits tile IR for `kernelName` in `module`. `specs` has one entry per
+/// kernel parameter (or is empty when the kernel has no parameters).
+CompileResult compileKernel(mlir::MLIRContext &ctx, const Module &module,
+                            const std::string &kernelName,
+                            const std::vector<ParamSpec> &specs,
+                            const CompileOptions &options = {});
+
+/// Runs the tile-level pipeline (inline, canonicalize, tile-combine, cse,
+/// symbol-dce) on a compiled module; errors are returned as text.
+std::optional<std::string> optimizeTileModule(mlir::ModuleOp module);
+
+} // namespace tritium::fe
+
+#endif // TRITIUM_FRONTEND_IRGEN_H

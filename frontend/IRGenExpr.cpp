@@ -1,0 +1,335 @@
+//===- IRGenExpr.cpp - expressions: names, operators, calls, subscripts ---===//
+//
+// Evaluates an expression to a frontend value. Constant subexpressions fold
+// to constexprs (as Triton's constexpr arithmetic does); everything else
+// emits tile IR at the expression's location.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Emitter.h"
+
+using namespace tritium::fe;
+using namespace mlir;
+
+TValue Emitter::eval(const Expr &e) {
+  cur = e.loc();
+  switch (e.kind) {
+  case ExprKind::Name:
+    return lookup(static_cast<const NameExpr &>(e).id, e.loc());
+  case ExprKind::Int: {
+    auto &i = static_cast<const IntExpr &>(e);
+    if (i.overflow)
+      error(e.loc(), "integer literal " + i.text + " does not fit in 64 bits");
+    TValue v = TValue::integer(int64_t(i.value));
+    if (i.value > uint64_t(INT64_MAX))
+      v.unsignedInt = true;
+    return v;
+  }
+  case ExprKind::Float: {
+    auto &f = static_cast<const FloatExpr &>(e);
+    if (f.imaginary)
+      error(e.loc(), "complex numbers are not supported in kernels");
+    return TValue::floating(f.value);
+  }
+  case ExprKind::Str: {
+    auto &s = static_cast<const StrExpr &>(e);
+    if (s.isFString)
+      error(e.loc(), "f-strings are not supported in kernels; use a plain "
+                     "string (or tl.static_print / print with arguments)");
+    if (s.isBytes)
+      error(e.loc(), "bytes literals are not supported in kernels");
+    return TValue::str(s.value);
+  }
+  case ExprKind::Bool:
+    return TValue::boolean(static_cast<const BoolExpr &>(e).value);
+  case ExprKind::None:
+    return TValue::none();
+  case ExprKind::Ellipsis:
+    error(e.loc(), "'...' is not supported in kernels");
+  case ExprKind::Attribute:
+    return evalAttribute(static_cast<const AttributeExpr &>(e));
+  case ExprKind::Subscript:
+    return evalSubscript(static_cast<const SubscriptExpr &>(e));
+  case ExprKind::Slice: {
+    auto &s = static_cast<const SliceExpr &>(e);
+    if (s.lower || s.upper || s.step)
+      error(e.loc(), "only ':' (a full slice) is supported when indexing tensors");
+    TValue v;
+    v.kind = TValue::Slice;
+    return v;
+  }
+  case ExprKind::Call:
+    return evalCall(static_cast<const CallExpr &>(e));
+  case ExprKind::BinOp: {
+    auto &bo = static_cast<const BinOpExpr &>(e);
+    TValue l = eval(*bo.lhs);
+    TValue r = eval(*bo.rhs);
+    return binary(bo.op, l, r, bo.opLoc.valid() ? bo.opLoc : e.loc());
+  }
+  case ExprKind::UnaryOp: {
+    auto &u = static_cast<const UnaryOpExpr &>(e);
+    return unary(u.op, eval(*u.operand), e.loc());
+  }
+  case ExprKind::BoolOp: {
+    auto &bo = static_cast<const BoolOpExpr &>(e);
+    TValue acc = eval(*bo.values[0]);
+    for (size_t i = 1; i < bo.values.size(); ++i) {
+      if (acc.isConstexpr()) {
+        // Python short-circuit on compile-time values.
+        bool t = truthy(acc, bo.values[i - 1]->loc());
+        if (bo.op == BoolOpKind::And ? !t : t)
+          return acc;
+        acc = eval(*bo.values[i]);
+        continue;
+      }
+      TValue next = eval(*bo.values[i]);
+      if (next.isConstexpr() && !next.isTensor()) {
+        bool t = truthy(next, bo.values[i]->loc());
+        if (bo.op == BoolOpKind::And && t) continue;
+        if (bo.op == BoolOpKind::Or && !t) continue;
+      }
+      acc = logical(bo.op, acc, next, e.loc());
+    }
+    return acc;
+  }
+  case ExprKind::Compare: {
+    auto &c = static_cast<const CompareExpr &>(e);
+    TValue lhs = eval(*c.lhs);
+    TValue result;
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+      TValue rhs = eval(*c.comparators[i]);
+      SourceLoc ol = i < c.opLocs.size() && c.opLocs[i].valid() ? c.opLocs[i] : e.loc();
+      TValue r = compare(c.ops[i], lhs, rhs, ol);
+      result = i == 0 ? r
+               : (result.isConstexpr() && r.isConstexpr())
+                   ? TValue::boolean(truthy(result, ol) && truthy(r, ol))
+                   : logical(BoolOpKind::And, result, r, ol);
+      lhs = rhs;
+    }
+    return result;
+  }
+  case ExprKind::IfExp: {
+    auto &i = static_cast<const IfExpExpr &>(e);
+    TValue c = eval(*i.test);
+    if (!c.isTensor())
+      return truthy(c, i.test->loc()) ? eval(*i.body) : eval(*i.orelse);
+    if (!c.shape.empty())
+      error(i.test->loc(), "a conditional expression needs a scalar condition, got " +
+                               c.typeStr() + "; use tl.where for blocks");
+    TValue x = eval(*i.body), y = eval(*i.orelse);
+    return where(c, x, y, e.loc());
+  }
+  case ExprKind::Tuple:
+  case ExprKind::List: {
+    const auto &elts = e.kind == ExprKind::Tuple
+                           ? static_cast<const TupleExpr &>(e).elts
+                           : static_cast<const ListExpr &>(e).elts;
+    std::vector<TValue> vals;
+    for (auto &x : elts) {
+      if (x->kind == ExprKind::Starred) {
+        TValue t = eval(*static_cast<const StarredExpr &>(*x).value);
+        if (t.kind != TValue::Tuple)
+          error(x->loc(), "cannot unpack " + t.typeStr() + " with '*'");
+        vals.insert(vals.end(), t.elems.begin(), t.elems.end());
+        continue;
+      }
+      vals.push_back(eval(*x));
+    }
+    return TValue::tuple(vals);
+  }
+  case ExprKind::Starred:
+    error(e.loc(), "'*' unpacking is only supported in calls and tuples");
+  case ExprKind::Lambda:
+    error(e.loc(), "lambda expressions are not supported in kernels; define a "
+                   "@triton.jit function");
+  case ExprKind::Other:
+    error(e.loc(), static_cast<const OtherExpr &>(e).what +
+                       " is not supported in Triton kernels");
+  }
+  error(e.loc(), "unsupported expression");
+}
+
+TValue Emitter::evalCall(const CallExpr &c) {
+  TValue fn = eval(*c.func);
+  CallArgs args;
+  args.loc = c.loc();
+  if (fn.kind == TValue::Builtin)
+    args.name = fn.s;
+  else if (fn.kind == TValue::Function)
+    args.name = fn.fn->def->name;
+  if (fn.self) {
+    args.args.push_back(*fn.self);
+    args.argLocs.push_back(c.func->loc());
+  }
+  for (auto &a : c.args) {
+    if (a->kind == ExprKind::Starred) {
+      auto &st = static_cast<const StarredExpr &>(*a);
+      if (st.doubleStar)
+        error(a->loc(), "'**' unpacking is not supported in kernels");
+      TValue t = eval(*st.value);
+      if (t.kind != TValue::Tuple)
+        error(a->loc(), "cannot unpack " + t.typeStr() + " with '*'");
+      for (auto &x : t.elems) {
+        args.args.push_back(x);
+        args.argLocs.push_back(a->loc());
+      }
+      continue;
+    }
+    args.args.push_back(eval(*a));
+    args.argLocs.push_back(a->loc());
+  }
+  for (auto &kw : c.keywords) {
+    if (kw.name.empty())
+      error(kw.loc, "'**' unpacking is not supported in kernels");
+    args.kwargs.push_back({kw.name, eval(*kw.value)});
+    args.kwLocs.push_back(kw.loc);
+  }
+  cur = c.loc();
+  switch (fn.kind) {
+  case TValue::Function:
+    return callFunction(*fn.fn, args);
+  case TValue::Builtin: {
+    auto &table = builtinTable();
+    auto it = table.find(fn.s);
+    if (it == table.end()) {
+      if (fn.s == "range" || fn.s == "tl.range" || fn.s == "tl.static_range")
+        error(c.loc(), fn.s + "() can only be used as the iterable of a for loop");
+      error(c.loc(), "'" + fn.s + "' is not supported inside kernels");
+    }
+    return it->second(*this, args);
+  }
+  case TValue::Type:
+    error(c.loc(), "dtypes are not callable; use x.to(" + fn.dtype.name() + ")");
+  default:
+    error(c.func->loc(), "'" + fn.repr() + "' (" + fn.typeStr() + ") is not callable");
+  }
+}
+
+TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l) {
+  switch (base.kind) {
+  case TValue::Module:
+    return resolveQualified(base.s + "." + attr, l);
+  case TValue::Tensor: {
+    if (attr == "dtype")
+      return TValue::type(base.dtype);
+    if (attr == "shape") {
+      std::vector<TValue> dims;
+      for (int64_t d : base.shape)
+        dims.push_back(TValue::integer(d));
+      return TValue::tuple(dims);
+    }
+    if (attr == "numel") {
+      int64_t n = 1;
+      for (int64_t d : base.shape) n *= d;
+      return TValue::integer(n);
+    }
+    if (attr == "T") {
+      CallArgs call;
+      call.loc = l;
+      call.name = "x.T";
+      call.args.push_back(base);
+      call.argLocs.push_back(l);
+      return builtinTable().at("tl.trans")(*this, call);
+    }
+    std::string name = "tensor." + attr;
+    if (!builtinTable().count(name))
+      error(l, "tensor has no attribute '" + attr + "'");
+    TValue m = TValue::builtin(name);
+    m.self = std::make_shared<TValue>(base);
+    return m;
+  }
+  case TValue::Type: {
+    DType d = base.dtype;
+    if (attr == "element_ty") {
+      if (!d.isPtr())
+        error(l, "'" + d.name() + "' is not a pointer type, so it has no element_ty");
+      return TValue::type(d.pointee());
+    }
+    if (attr == "primitive_bitwidth")
+      return TValue::integer(d.bits());
+    if (attr == "itemsize")
+      return TValue::integer(d.bits() / 8);
+    std::string name = "dtype." + attr;
+    if (!builtinTable().count(name))
+      error(l, "dtype has no attribute '" + attr + "'");
+    TValue m = TValue::builtin(name);
+    m.self = std::make_shared<TValue>(base);
+    return m;
+  }
+  case TValue::Int: case TValue::Float: case TValue::Bool:
+    if (attr == "value")
+      return base; // tl.constexpr(...).value
+    break;
+  default:
+    break;
+  }
+  error(l, base.typeStr() + " has no attribute '" + attr + "'");
+}
+
+TValue Emitter::evalAttribute(const AttributeExpr &e) {
+  TValue base = eval(*e.value);
+  return getAttr(base, e.attr, e.attrLoc.valid() ? e.attrLoc : e.loc());
+}
+
+TValue Emitter::evalSubscript(const SubscriptExpr &e) {
+  TValue base = eval(*e.value);
+  std::vector<const Expr *> items;
+  if (e.index->kind == ExprKind::Tuple)
+    for (auto &x : static_cast<const TupleExpr &>(*e.index).elts)
+      items.push_back(x.get());
+  else
+    items.push_back(e.index.get());
+  if (base.kind == TValue::Tuple) {
+    if (items.size() != 1)
+      error(e.index->loc(), "tuples take a single index");
+    TValue idx = eval(*items[0]);
+    int64_t i = requireInt(idx, items[0]->loc(), "a tuple index");
+    int64_t n = int64_t(base.elems.size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n)
+      error(items[0]->loc(), "tuple index " + std::to_string(i) +
+                                 " out of range for a tuple of " +
+                                 std::to_string(n));
+    return base.elems[i];
+  }
+  if (!base.isTensor())
+    error(e.loc(), base.typeStr() + " is not subscriptable");
+  // Only None (new axis) and ':' (keep axis) index tensors.
+  std::vector<int64_t> shape;
+  std::vector<int> newAxes;
+  size_t src = 0;
+  for (auto *it : items) {
+    if (it->kind == ExprKind::None) {
+      newAxes.push_back(int(shape.size()));
+      shape.push_back(1);
+      continue;
+    }
+    if (it->kind == ExprKind::Slice) {
+      auto &s = static_cast<const SliceExpr &>(*it);
+      if (s.lower || s.upper || s.step)
+        error(it->loc(), "only ':' (a full slice) and None can index a tensor");
+      if (src >= base.shape.size())
+        error(it->loc(), "too many indices for a tensor of shape rank " +
+                             std::to_string(base.shape.size()));
+      shape.push_back(base.shape[src++]);
+      continue;
+    }
+    error(it->loc(), "unsupported tensor index: only None and ':' are allowed "
+                     "(Triton blocks cannot be indexed by position)");
+  }
+  if (src != base.shape.size())
+    error(e.index->loc(), "index has " + std::to_string(src) +
+                              " ':' entries for a tensor of rank " +
+                              std::to_string(base.shape.size()));
+  TValue v = base;
+  std::vector<int64_t> curShape = base.shape;
+  for (int ax : newAxes) {
+    curShape.insert(curShape.begin() + ax, 1);
+    if (v.shape.empty()) {
+      v = splatTo(v, curShape);
+      continue;
+    }
+    Value r = tile::ExpandDimsOp::create(b, loc(e.loc()), v.v, ax);
+    v = TValue::tensor(r, v.dtype, curShape);
+  }
+  return v;
+}

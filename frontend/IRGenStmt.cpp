@@ -1,0 +1,711 @@
+//===- IRGenStmt.cpp - statements and structured control flow -------------===//
+//
+// Assignments, if/elif/else, for and while loops, returns, assert and
+// static checks. Runtime conditions become scf.if / scf.for / scf.while whose
+// results are the variables the branches or the loop body (re)assign;
+// constexpr conditions are folded and only the taken branch is emitted.
+//
+// Returns: a `return` inside an `if` whose other branch falls through makes
+// the rest of the enclosing block part of that other branch, so every path
+// reaches the function's end with the return value in the `$ret` variable.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Emitter.h"
+
+#include <set>
+
+using namespace tritium::fe;
+using namespace mlir;
+
+static const char *kRet = "$ret";
+static const char *kReturned = "$returned";
+static const char *kLoopDepth = "$loop";
+
+bool Emitter::returned() const {
+  auto it = scopes.back().find(kReturned);
+  return it != scopes.back().end();
+}
+
+void tritium::fe::collectAssigned(const tritium::fe::Block &block, std::vector<std::string> &out) {
+  std::function<void(const Expr *)> target = [&](const Expr *e) {
+    if (e->kind == ExprKind::Name)
+      out.push_back(static_cast<const NameExpr *>(e)->id);
+    else if (e->kind == ExprKind::Tuple)
+      for (auto &x : static_cast<const TupleExpr *>(e)->elts) target(x.get());
+    else if (e->kind == ExprKind::List)
+      for (auto &x : static_cast<const ListExpr *>(e)->elts) target(x.get());
+    else if (e->kind == ExprKind::Starred)
+      target(static_cast<const StarredExpr *>(e)->value.get());
+  };
+  for (auto &s : block) {
+    switch (s->kind) {
+    case StmtKind::Assign:
+      for (auto &t : static_cast<const AssignStmt &>(*s).targets) target(t.get());
+      break;
+    case StmtKind::AugAssign:
+      target(static_cast<const AugAssignStmt &>(*s).target.get());
+      break;
+    case StmtKind::AnnAssign:
+      target(static_cast<const AnnAssignStmt &>(*s).target.get());
+      break;
+    case StmtKind::If: {
+      auto &i = static_cast<const IfStmt &>(*s);
+      collectAssigned(i.body, out);
+      collectAssigned(i.orelse, out);
+      break;
+    }
+    case StmtKind::For: {
+      auto &f = static_cast<const ForStmt &>(*s);
+      target(f.target.get());
+      collectAssigned(f.body, out);
+      break;
+    }
+    case StmtKind::While:
+      collectAssigned(static_cast<const WhileStmt &>(*s).body, out);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/// Whether every path through `block` ends in a return.
+static bool alwaysReturns(const tritium::fe::Block &block) {
+  if (block.empty())
+    return false;
+  const Stmt &last = *block.back();
+  if (last.kind == StmtKind::Return)
+    return true;
+  if (last.kind == StmtKind::If) {
+    auto &i = static_cast<const IfStmt &>(last);
+    return alwaysReturns(i.body) && alwaysReturns(i.orelse);
+  }
+  return false;
+}
+
+static bool containsReturn(const tritium::fe::Block &block) {
+  for (auto &s : block) {
+    if (s->kind == StmtKind::Return)
+      return true;
+    if (s->kind == StmtKind::If) {
+      auto &i = static_cast<const IfStmt &>(*s);
+      if (containsReturn(i.body) || containsReturn(i.orelse))
+        return true;
+    }
+  }
+  return false;
+}
+
+void Emitter::emitFunctionBody(const FunctionDef &fn) {
+  emitBlock(fn.body);
+}
+
+void Emitter::emitBlock(const tritium::fe::Block &block, size_t begin) {
+  for (size_t i = begin; i < block.size(); ++i) {
+    if (returned())
+      return; // code after a return is unreachable
+    bool consumedRest = false;
+    emitStmt(*block[i], block, i, consumedRest);
+    if (consumedRest)
+      return;
+  }
+}
+
+/// Python's `a, b = t` destructuring and plain name binding.
+void Emitter::assign(const Expr &target, const TValue &value) {
+  switch (target.kind) {
+  case ExprKind::Name: {
+    auto &name = static_cast<const NameExpr &>(target).id;
+    if (value.kind == TValue::Undefined)
+      error(target.loc(), "cannot assign an undefined value to '" + name + "'");
+    scopes.back()[name] = value;
+    return;
+  }
+  case ExprKind::Tuple:
+  case ExprKind::List: {
+    const auto &elts = target.kind == ExprKind::Tuple
+                           ? static_cast<const TupleExpr &>(target).elts
+                           : static_cast<const ListExpr &>(target).elts;
+    if (value.kind != TValue::Tuple)
+      error(target.loc(), "cannot unpack " + value.typeStr() + " into " +
+                              std::to_string(elts.size()) + " names");
+    if (value.elems.size() != elts.size())
+      error(target.loc(), "cannot unpack a tuple of " +
+                              std::to_string(value.elems.size()) + " values into " +
+                              std::to_string(elts.size()) + " names");
+    for (size_t i = 0; i < elts.size(); ++i)
+      assign(*elts[i], value.elems[i]);
+    return;
+  }
+  case ExprKind::Subscript:
+    error(target.loc(), "assignment to a subscript is not supported: tensors are "
+                        "immutable values (use tl.where or tl.store)");
+  case ExprKind::Attribute:
+    error(target.loc(), "assignment to an attribute is not supported in kernels");
+  default:
+    error(target.loc(), "cannot assign to this expression");
+  }
+}
+
+void Emitter::emitStmt(const Stmt &s, const tritium::fe::Block &block, size_t index,
+                       bool &consumedRest) {
+  cur = s.loc();
+  switch (s.kind) {
+  case StmtKind::Expr: {
+    auto &e = static_cast<const ExprStmt &>(s);
+    if (e.value->kind == ExprKind::Str)
+      return; // a stray string (comment-like) has no effect
+    eval(*e.value);
+    return;
+  }
+  case StmtKind::Assign: {
+    auto &a = static_cast<const AssignStmt &>(s);
+    TValue v = eval(*a.value);
+    for (auto &t : a.targets)
+      assign(*t, v);
+    return;
+  }
+  case StmtKind::AugAssign: {
+    auto &a = static_cast<const AugAssignStmt &>(s);
+    if (a.target->kind != ExprKind::Name)
+      error(a.target->loc(), "augmented assignment needs a plain name on the left");
+    TValue lhs = eval(*a.target);
+    TValue rhs = eval(*a.value);
+    assign(*a.target, binary(a.op, lhs, rhs, a.loc()));
+    return;
+  }
+  case StmtKind::AnnAssign: {
+    auto &a = static_cast<const AnnAssignStmt &>(s);
+    if (!a.value)
+      return; // a bare annotation declares nothing at run time
+    TValue v = eval(*a.value);
+    TValue ann = eval(*a.annotation);
+    if (ann.kind == TValue::Type && v.isTensor())
+      v = cast(v, ann.dtype, a.loc());
+    else if (ann.kind == TValue::Type && v.isConstexpr())
+      v = cast(toTensor(v, a.loc()), ann.dtype, a.loc());
+    assign(*a.target, v);
+    return;
+  }
+  case StmtKind::If: {
+    auto &i = static_cast<const IfStmt &>(s);
+    emitIf(i, &block, index + 1);
+    // emitIf emitted the rest of the block inside a branch when one branch
+    // returns and the other falls through.
+    bool thenRet = alwaysReturns(i.body), elseRet = alwaysReturns(i.orelse);
+    if (thenRet != elseRet && containsReturn(i.body) + containsReturn(i.orelse) > 0)
+      consumedRest = true;
+    return;
+  }
+  case StmtKind::For:
+    emitFor(static_cast<const ForStmt &>(s));
+    return;
+  case StmtKind::While:
+    emitWhile(static_cast<const WhileStmt &>(s));
+    return;
+  case StmtKind::Return: {
+    auto &r = static_cast<const ReturnStmt &>(s);
+    if (scopes.back().count(kLoopDepth))
+      error(s.loc(), "'return' inside a loop is not supported");
+    TValue v = r.value ? eval(*r.value) : TValue::none();
+    scopes.back()[kRet] = v;
+    scopes.back()[kReturned] = TValue::boolean(true);
+    return;
+  }
+  case StmtKind::Pass:
+    return;
+  case StmtKind::Break:
+    error(s.loc(), "'break' is not supported in Triton kernels; use a while "
+                   "loop with a condition");
+  case StmtKind::Continue:
+    error(s.loc(), "'continue' is not supported in Triton kernels; guard the "
+                   "loop body with an if");
+  case StmtKind::Assert: {
+    auto &a = static_cast<const AssertStmt &>(s);
+    TValue c = eval(*a.test);
+    std::string msg;
+    if (a.msg) {
+      TValue m = eval(*a.msg);
+      msg = m.kind == TValue::Str ? m.s : m.repr();
+    }
+    if (c.isConstexpr()) {
+      if (!truthy(c, a.loc()))
+        error(a.loc(), "assertion failed at compile time" +
+                           (msg.empty() ? std::string() : ": " + msg));
+      return;
+    }
+    if (!options.debug)
+      return; // device_assert is active only in debug mode, as in Triton
+    TValue cb = cast(c, DType::I1, a.loc());
+    tile::AssertOp::create(b, loc(a.loc()), cb.v, b.getStringAttr(msg));
+    return;
+  }
+  case StmtKind::FunctionDef:
+    error(s.loc(), "nested function definitions are not supported in kernels; "
+                   "define a module-level @triton.jit function");
+  case StmtKind::Unsupported:
+    error(s.loc(), "'" + static_cast<const UnsupportedStmt &>(s).what +
+                       "' statements are not supported in Triton kernels");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Merging variables of branches and loop iterations
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Identity of a value for "did this branch change it" tests.
+bool sameValue(const TValue &a, const TValue &c) {
+  if (a.kind != c.kind)
+    return false;
+  if (a.kind == TValue::Tensor)
+    return a.v == c.v;
+  if (a.kind == TValue::Tuple) {
+    if (a.elems.size() != c.elems.size())
+      return false;
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (!sameValue(a.elems[i], c.elems[i]))
+        return false;
+    return true;
+  }
+  if (a.kind == TValue::Function)
+    return a.fn == c.fn;
+  if (a.kind == TValue::BlockPointer)
+    return a.bp == c.bp;
+  return a.repr() == c.repr() && a.dtype == c.dtype;
+}
+
+void leaves(const TValue &v, std::vector<TValue> &out) {
+  if (v.kind == TValue::Tuple)
+    for (auto &e : v.elems) leaves(e, out);
+  else
+    out.push_back(v);
+}
+} // namespace
+
+/// Variables two branches leave with: one yield slot per runtime leaf.
+struct MergeSlot {
+  std::string name;
+  TValue tmpl; // structure; constexpr leaves equal in both branches
+};
+
+void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t restBegin) {
+  TValue cond = eval(*s.test);
+  bool thenRet = alwaysReturns(s.body), elseRet = alwaysReturns(s.orelse);
+  bool splitRest = thenRet != elseRet &&
+                   (containsReturn(s.body) || containsReturn(s.orelse));
+  if (cond.isConstexpr() || cond.kind == TValue::Function ||
+      cond.kind == TValue::Module || cond.kind == TValue::Builtin) {
+    bool taken = truthy(cond, s.test->loc());
+    emitBlock(taken ? s.body : s.orelse);
+    if (splitRest && !returned())
+      emitBlock(*rest, restBegin);
+    return;
+  }
+  if (!cond.isTensor())
+    error(s.test->loc(), "if condition must be a scalar or a constexpr, got " +
+                             cond.typeStr());
+  if (!cond.shape.empty())
+    error(s.test->loc(), "if condition must be a scalar, got a block " +
+                             cond.typeStr() + "; use tl.where for elementwise "
+                             "selection");
+  cond = cast(cond, DType::I1, s.test->loc());
+  Location L = loc(s.loc());
+  Scope before = scopes.back();
+  auto ifOp = scf::IfOp::create(b, L, TypeRange{}, cond.v, /*withElse=*/true);
+  Scope branchScopes[2];
+  for (int br = 0; br < 2; ++br) {
+    mlir::Block *blk = br == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(blk->getTerminator());
+    scopes.push_back(before);
+    const tritium::fe::Block &body = br == 0 ? s.body : s.orelse;
+    emitBlock(body);
+    bool bodyRet = br == 0 ? thenRet : elseRet;
+    if (splitRest && !bodyRet && !returned())
+      emitBlock(*rest, restBegin);
+    branchScopes[br] = scopes.back();
+    scopes.pop_back();
+  }
+  // Names both branches leave with that differ from before (or are new).
+  std::vector<MergeSlot> slots;
+  std::vector<Value> yields[2];
+  std::vector<Type> types;
+  for (auto &[name, v0] : branchScopes[0]) {
+    auto it1 = branchScopes[1].find(name);
+    if (it1 == branchScopes[1].end())
+      continue;
+    const TValue &v1 = it1->second;
+    auto itB = before.find(name);
+    if (itB != before.end() && sameValue(itB->second, v0) &&
+        sameValue(itB->second, v1))
+      continue;
+    if (sameValue(v0, v1) && v0.isConstexpr()) {
+      scopes.back()[name] = v0;
+      continue;
+    }
+    std::vector<TValue> l0, l1;
+    leaves(v0, l0);
+    leaves(v1, l1);
+    if (l0.size() != l1.size() || (v0.kind == TValue::Tuple) != (v1.kind == TValue::Tuple))
+      error(s.loc(), "variable '" + name + "' is " + v0.typeStr() +
+                         " in one branch and " + v1.typeStr() + " in the other");
+    for (size_t k = 0; k < l0.size(); ++k) {
+      TValue a = l0[k], c = l1[k];
+      if (a.isConstexpr() && c.isConstexpr() && sameValue(a, c))
+        continue;
+      if (!(a.isTensor() || a.isConstexpr()) || !(c.isTensor() || c.isConstexpr()))
+        error(s.loc(), "variable '" + name + "' holds " + a.typeStr() +
+                           " and " + c.typeStr() + " in the two branches; only "
+                           "tensors and numbers can differ between branches");
+      // Materialize constexprs in their branch, in the other side's type.
+      for (int br = 0; br < 2; ++br) {
+        TValue &x = br == 0 ? a : c;
+        const TValue &other = br == 0 ? c : a;
+        if (!x.isConstexpr())
+          continue;
+        OpBuilder::InsertionGuard guard(b);
+        mlir::Block *blk = br == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
+        b.setInsertionPoint(blk->getTerminator());
+        x = toTensor(x, s.loc());
+        if (other.isTensor())
+          x = broadcastTo(cast(x, other.dtype, s.loc()), other.shape, s.loc());
+      }
+      if (a.dtype != c.dtype || a.shape != c.shape)
+        error(s.loc(), "variable '" + name + "' has type " + a.typeStr() +
+                           " in the then-branch but " + c.typeStr() +
+                           " in the else-branch");
+      yields[0].push_back(a.v);
+      yields[1].push_back(c.v);
+      types.push_back(a.v.getType());
+    }
+    slots.push_back({name, v0});
+  }
+  if (types.empty()) {
+    // No results: keep the op as built; drop returns' bookkeeping.
+    for (auto &[name, v] : branchScopes[0])
+      if (name == kReturned && branchScopes[1].count(kReturned))
+        scopes.back()[name] = v;
+    return;
+  }
+  auto newIf = scf::IfOp::create(b, L, types, cond.v, /*withElse=*/true);
+  for (int br = 0; br < 2; ++br) {
+    Region &from = br == 0 ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    Region &to = br == 0 ? newIf.getThenRegion() : newIf.getElseRegion();
+    to.takeBody(from);
+    mlir::Block &blk = to.front();
+    blk.getTerminator()->erase();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&blk);
+    scf::YieldOp::create(b, L, yields[br]);
+  }
+  ifOp.erase();
+  // Rebind merged names to the new results.
+  size_t idx = 0;
+  for (auto &slot : slots) {
+    std::vector<TValue> l0, l1;
+    leaves(slot.tmpl, l0);
+    leaves(branchScopes[1][slot.name], l1);
+    std::function<TValue(const TValue &, const TValue &)> rebuildMerged =
+        [&](const TValue &t0, const TValue &t1) -> TValue {
+      if (t0.kind == TValue::Tuple) {
+        std::vector<TValue> e;
+        for (size_t k = 0; k < t0.elems.size(); ++k)
+          e.push_back(rebuildMerged(t0.elems[k], t1.elems[k]));
+        return TValue::tuple(e);
+      }
+      if (t0.isConstexpr() && t1.isConstexpr() && sameValue(t0, t1))
+        return t0;
+      Value r = newIf.getResult(idx++);
+      DType d = t0.isTensor() ? t0.dtype : t1.dtype;
+      auto shape = t0.isTensor() ? t0.shape : t1.shape;
+      return TValue::tensor(r, d, shape);
+    };
+    scopes.back()[slot.name] = rebuildMerged(slot.tmpl, branchScopes[1][slot.name]);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+/// Loop-carried variables: names the body assigns that exist before the
+/// loop. Numbers become tensors so each iteration can change them.
+static std::vector<std::string> carriedNames(Emitter &em, const tritium::fe::Block &body,
+                                             const std::string &exclude) {
+  std::vector<std::string> assigned;
+  collectAssigned(body, assigned);
+  std::set<std::string> seen;
+  std::vector<std::string> out;
+  for (auto &n : assigned) {
+    if (n == exclude || !seen.insert(n).second)
+      continue;
+    if (em.scopes.back().count(n))
+      out.push_back(n);
+  }
+  return out;
+}
+
+namespace {
+struct Carried {
+  std::vector<std::string> names;
+  std::vector<TValue> templates; // structure of each name's value
+  std::vector<Value> inits;      // flattened runtime leaves
+};
+} // namespace
+
+static Carried prepareCarried(Emitter &em, const std::vector<std::string> &names,
+                              SourceLoc l) {
+  Carried c;
+  for (auto &n : names) {
+    TValue v = em.scopes.back()[n];
+    std::function<TValue(const TValue &)> toRuntime = [&](const TValue &x) -> TValue {
+      if (x.kind == TValue::Tuple) {
+        std::vector<TValue> e;
+        for (auto &y : x.elems) e.push_back(toRuntime(y));
+        return TValue::tuple(e);
+      }
+      if (x.kind == TValue::Int || x.kind == TValue::Float || x.kind == TValue::Bool)
+        return em.toTensor(x, l);
+      return x;
+    };
+    v = toRuntime(v);
+    std::vector<TValue> ls;
+    leaves(v, ls);
+    bool allConst = true;
+    for (auto &x : ls)
+      if (x.isTensor()) {
+        c.inits.push_back(x.v);
+        allConst = false;
+      }
+    if (allConst)
+      continue; // e.g. a dtype reassigned to itself: not carried
+    c.names.push_back(n);
+    c.templates.push_back(v);
+  }
+  return c;
+}
+
+/// Binds carried names to `vals` (block arguments or op results).
+static void bindCarried(Emitter &em, const Carried &c, ValueRange vals) {
+  size_t idx = 0;
+  std::function<TValue(const TValue &)> rb = [&](const TValue &t) -> TValue {
+    if (t.kind == TValue::Tuple) {
+      std::vector<TValue> e;
+      for (auto &x : t.elems) e.push_back(rb(x));
+      return TValue::tuple(e);
+    }
+    if (t.isTensor())
+      return TValue::tensor(vals[idx++], t.dtype, t.shape);
+    return t;
+  };
+  for (size_t i = 0; i < c.names.size(); ++i)
+    em.scopes.back()[c.names[i]] = rb(c.templates[i]);
+}
+
+/// The values to yield for carried names, checked against their types.
+static SmallVector<Value> yieldCarried(Emitter &em, const Carried &c, SourceLoc l) {
+  SmallVector<Value> out;
+  for (size_t i = 0; i < c.names.size(); ++i) {
+    TValue now = em.scopes.back()[c.names[i]];
+    std::vector<TValue> t, n;
+    leaves(c.templates[i], t);
+    leaves(now, n);
+    if (t.size() != n.size())
+      em.error(l, "loop-carried variable '" + c.names[i] + "' changes from " +
+                      c.templates[i].typeStr() + " to " + now.typeStr());
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (!t[k].isTensor())
+        continue;
+      TValue x = n[k];
+      if (x.isConstexpr())
+        x = em.cast(em.toTensor(x, l), t[k].dtype, l);
+      if (!x.isTensor() || x.dtype != t[k].dtype || x.shape != t[k].shape)
+        em.error(l, "loop-carried variable '" + c.names[i] + "' has type " +
+                        t[k].typeStr() + " before the loop but " +
+                        x.typeStr() + " at the end of its body; give it its "
+                        "final type before the loop (e.g. tl.zeros(..., dtype=...))");
+      out.push_back(x.v);
+    }
+  }
+  return out;
+}
+
+void Emitter::emitFor(const ForStmt &s) {
+  if (!s.orelse.empty())
+    error(s.loc(), "'for ... else' is not supported in kernels");
+  if (s.iter->kind != ExprKind::Call)
+    error(s.iter->loc(), "for loops must iterate over range(...), tl.range(...) "
+                         "or tl.static_range(...)");
+  auto &call = static_cast<const CallExpr &>(*s.iter);
+  TValue fn = eval(*call.func);
+  std::string kind = fn.kind == TValue::Builtin ? fn.s : "";
+  if (kind != "range" && kind != "tl.range" && kind != "tl.static_range")
+    error(s.iter->loc(), "for loops must iterate over range(...), tl.range(...) "
+                         "or tl.static_range(...)");
+  CallArgs args;
+  args.loc = call.loc();
+  args.name = kind;
+  for (auto &a : call.args) {
+    args.args.push_back(eval(*a));
+    args.argLocs.push_back(a->loc());
+  }
+  for (auto &kw : call.keywords) {
+    args.kwargs.push_back({kw.name, eval(*kw.value)});
+    args.kwLocs.push_back(kw.loc);
+  }
+  BoundArgs bound = bind(args, {"arg1", "arg2=None", "step=None", "num_stages=None",
+                                "loop_unroll_factor=None", "disallow_acc_multi_buffer=False",
+                                "flatten=False", "warp_specialize=False",
+                                "disable_licm=False"});
+  TValue lo = TValue::integer(0), hi = bound.get("arg1"), step = TValue::integer(1);
+  if (bound.has("arg2")) {
+    lo = bound.get("arg1");
+    hi = bound.get("arg2");
+  }
+  if (bound.has("step"))
+    step = bound.get("step");
+  if (kind == "range") {
+    for (auto &kw : args.kwargs)
+      error(args.kwLocs[0], "range() takes no keyword arguments; use tl.range(..., " +
+                                kw.first + "=...)");
+  }
+  // Unrolled loop.
+  if (kind == "tl.static_range") {
+    int64_t a = requireInt(lo, call.loc(), "tl.static_range bounds");
+    int64_t z = requireInt(hi, call.loc(), "tl.static_range bounds");
+    int64_t st = requireInt(step, call.loc(), "tl.static_range step");
+    if (st == 0)
+      error(call.loc(), "tl.static_range step must not be zero");
+    int64_t trips = 0;
+    for (int64_t v = a; st > 0 ? v < z : v > z; v += st) {
+      if (++trips > 4096)
+        error(call.loc(), "tl.static_range unrolls more than 4096 iterations");
+      assign(*s.target, TValue::integer(v));
+      scopes.back()[kLoopDepth] = TValue::integer(1);
+      emitBlock(s.body);
+      scopes.back().erase(kLoopDepth);
+    }
+    return;
+  }
+  if (s.target->kind != ExprKind::Name)
+    error(s.target->loc(), "a loop over a range binds a single name");
+  std::string iv = static_cast<const NameExpr &>(*s.target).id;
+  // Negative constexpr steps count down: i = lo + k * step, k = 0..trips.
+  bool down = step.kind == TValue::Int && step.i < 0;
+  if (step.kind == TValue::Int && step.i == 0)
+    error(call.loc(), "range() step must not be zero");
+  TValue tlo = toTensor(lo, call.loc()), thi = toTensor(hi, call.loc()),
+         tst = toTensor(step, call.loc());
+  for (auto *v : {&tlo, &thi, &tst})
+    if (!v->dtype.isInt() || !v->shape.empty())
+      error(call.loc(), "range() bounds must be integer scalars, got " + v->typeStr());
+  DType ivType = DType::I32;
+  for (auto *v : {&tlo, &thi, &tst})
+    if (v->dtype.bits() == 64)
+      ivType = v->dtype.isUnsigned() ? DType::U64 : DType::I64;
+  tlo = cast(tlo, ivType, call.loc());
+  thi = cast(thi, ivType, call.loc());
+  tst = cast(tst, ivType, call.loc());
+  TValue loopLo = tlo, loopHi = thi, loopStep = tst;
+  if (down) {
+    // trips = (lo - hi + (-step) - 1) // (-step), clamped at 0
+    TValue negStep = TValue::integer(-step.i);
+    TValue span = binary(BinOpKind::Sub, tlo, thi, call.loc());
+    TValue num = binary(BinOpKind::Add, span, TValue::integer(-step.i - 1), call.loc());
+    TValue trips = binary(BinOpKind::FloorDiv, num, negStep, call.loc());
+    Value zero = constInt(ivType, 0);
+    trips = TValue::tensor(arith::MaxSIOp::create(b, loc(call.loc()), trips.v, zero),
+                           ivType, {});
+    loopLo = TValue::tensor(constInt(ivType, 0), ivType, {});
+    loopHi = trips;
+    loopStep = TValue::tensor(constInt(ivType, 1), ivType, {});
+  }
+  auto names = carriedNames(*this, s.body, iv);
+  Carried carried = prepareCarried(*this, names, s.loc());
+  Location L = loc(s.loc());
+  auto forOp = scf::ForOp::create(b, L, loopLo.v, loopHi.v, loopStep.v, carried.inits);
+  // Keep tl.range options as attributes for the GPU pipeline.
+  static const char *opts[] = {"num_stages", "loop_unroll_factor",
+                               "disallow_acc_multi_buffer", "flatten",
+                               "warp_specialize", "disable_licm"};
+  for (const char *o : opts) {
+    if (!bound.has(o))
+      continue;
+    const TValue &v = bound.get(o);
+    if (v.kind == TValue::Bool) {
+      if (v.b)
+        forOp->setAttr(std::string("tile.") + o, b.getUnitAttr());
+    } else {
+      forOp->setAttr(std::string("tile.") + o,
+                     b.getI32IntegerAttr(int32_t(requireInt(v, bound.loc(o), o))));
+    }
+  }
+  Scope outer = scopes.back();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    mlir::Block *body = forOp.getBody();
+    b.setInsertionPointToStart(body);
+    scopes.push_back(outer);
+    scopes.back()[kLoopDepth] = TValue::integer(1);
+    TValue ivVal = TValue::tensor(forOp.getInductionVar(), ivType, {});
+    if (down) {
+      TValue off = binary(BinOpKind::Mul, ivVal, TValue::integer(step.i), s.loc());
+      ivVal = binary(BinOpKind::Add, tlo, off, s.loc());
+    }
+    scopes.back()[iv] = ivVal;
+    bindCarried(*this, carried, forOp.getRegionIterArgs());
+    emitBlock(s.body);
+    auto ys = yieldCarried(*this, carried, s.loc());
+    // The body's implicit terminator (if any) is replaced.
+    if (!body->empty() && isa<scf::YieldOp>(body->back()))
+      body->back().erase();
+    b.setInsertionPointToEnd(body);
+    scf::YieldOp::create(b, L, ys);
+    scopes.pop_back();
+  }
+  bindCarried(*this, carried, forOp.getResults());
+}
+
+void Emitter::emitWhile(const WhileStmt &s) {
+  if (!s.orelse.empty())
+    error(s.loc(), "'while ... else' is not supported in kernels");
+  auto names = carriedNames(*this, s.body, "");
+  Carried carried = prepareCarried(*this, names, s.loc());
+  Location L = loc(s.loc());
+  SmallVector<Type> types;
+  for (auto v : carried.inits)
+    types.push_back(v.getType());
+  auto whileOp = scf::WhileOp::create(b, L, types, carried.inits);
+  Scope outer = scopes.back();
+  SmallVector<Location> locs(types.size(), L);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    mlir::Block *before = b.createBlock(&whileOp.getBefore(), {}, types, locs);
+    b.setInsertionPointToStart(before);
+    scopes.push_back(outer);
+    bindCarried(*this, carried, before->getArguments());
+    TValue c = eval(*s.test);
+    if (c.isConstexpr())
+      error(s.test->loc(), "while condition is a compile-time constant: the loop "
+                           "would never end (or never run)");
+    if (!c.isTensor() || !c.shape.empty())
+      error(s.test->loc(), "while condition must be a scalar, got " + c.typeStr());
+    c = cast(c, DType::I1, s.test->loc());
+    scf::ConditionOp::create(b, L, c.v, before->getArguments());
+    scopes.pop_back();
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    mlir::Block *after = b.createBlock(&whileOp.getAfter(), {}, types, locs);
+    b.setInsertionPointToStart(after);
+    scopes.push_back(outer);
+    scopes.back()[kLoopDepth] = TValue::integer(1);
+    bindCarried(*this, carried, after->getArguments());
+    emitBlock(s.body);
+    auto ys = yieldCarried(*this, carried, s.loc());
+    scf::YieldOp::create(b, L, ys);
+    scopes.pop_back();
+  }
+  bindCarried(*this, carried, whileOp.getResults());
+}

@@ -1,0 +1,462 @@
+//===- Operators.cpp - Python operators on frontend values ----------------===//
+//
+// `a + b`, `a < b`, `-a`, `a and b`, `tl.where`: constexpr operands fold with
+// Python's own semantics (floor division, modulo with the divisor's sign);
+// runtime operands follow Triton's (C-style `//` and `%`, promotion, pointer
+// arithmetic in elements). Python scalars are materialized directly in the
+// computation type rather than cast from their literal type.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Emitter.h"
+
+#include <cmath>
+
+using namespace tritium::fe;
+using namespace mlir;
+
+static const char *opSpelling(BinOpKind op) {
+  switch (op) {
+  case BinOpKind::Add: return "+";
+  case BinOpKind::Sub: return "-";
+  case BinOpKind::Mul: return "*";
+  case BinOpKind::Div: return "/";
+  case BinOpKind::FloorDiv: return "//";
+  case BinOpKind::Mod: return "%";
+  case BinOpKind::Pow: return "**";
+  case BinOpKind::MatMul: return "@";
+  case BinOpKind::LShift: return "<<";
+  case BinOpKind::RShift: return ">>";
+  case BinOpKind::BitAnd: return "&";
+  case BinOpKind::BitOr: return "|";
+  case BinOpKind::BitXor: return "^";
+  }
+  return "?";
+}
+
+static bool isNumber(const TValue &v) {
+  return v.kind == TValue::Int || v.kind == TValue::Float ||
+         v.kind == TValue::Bool;
+}
+static bool isIntLike(const TValue &v) {
+  return v.kind == TValue::Int || v.kind == TValue::Bool;
+}
+static int64_t asInt(const TValue &v) {
+  return v.kind == TValue::Bool ? int64_t(v.b) : v.i;
+}
+static double asFloat(const TValue &v) {
+  if (v.kind == TValue::Float) return v.f;
+  if (v.kind == TValue::Bool) return v.b;
+  return v.unsignedInt ? double(uint64_t(v.i)) : double(v.i);
+}
+
+bool Emitter::foldBinary(BinOpKind op, const TValue &a, const TValue &c,
+                         SourceLoc l, TValue &out) {
+  if (a.kind == TValue::Str && c.kind == TValue::Str && op == BinOpKind::Add) {
+    out = TValue::str(a.s + c.s);
+    return true;
+  }
+  if (a.kind == TValue::Tuple && c.kind == TValue::Tuple &&
+      op == BinOpKind::Add) {
+    auto e = a.elems;
+    e.insert(e.end(), c.elems.begin(), c.elems.end());
+    out = TValue::tuple(e);
+    return true;
+  }
+  if (!isNumber(a) || !isNumber(c))
+    return false;
+  if (isIntLike(a) && isIntLike(c)) {
+    int64_t x = asInt(a), y = asInt(c);
+    switch (op) {
+    case BinOpKind::Add: out = TValue::integer(x + y); return true;
+    case BinOpKind::Sub: out = TValue::integer(x - y); return true;
+    case BinOpKind::Mul: out = TValue::integer(x * y); return true;
+    case BinOpKind::Div:
+      if (y == 0) error(l, "division by zero in a constant expression");
+      out = TValue::floating(double(x) / double(y));
+      return true;
+    case BinOpKind::FloorDiv: {
+      if (y == 0) error(l, "integer division by zero in a constant expression");
+      int64_t q = x / y;
+      if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+      out = TValue::integer(q);
+      return true;
+    }
+    case BinOpKind::Mod: {
+      if (y == 0) error(l, "modulo by zero in a constant expression");
+      int64_t r = x % y;
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      out = TValue::integer(r);
+      return true;
+    }
+    case BinOpKind::Pow: {
+      if (y < 0) { out = TValue::floating(std::pow(double(x), double(y))); return true; }
+      int64_t r = 1;
+      for (int64_t k = 0; k < y; ++k) r *= x;
+      out = TValue::integer(r);
+      return true;
+    }
+    case BinOpKind::LShift:
+      if (y < 0 || y > 63) error(l, "shift count " + std::to_string(y) + " out of range");
+      out = TValue::integer(int64_t(uint64_t(x) << y));
+      return true;
+    case BinOpKind::RShift:
+      if (y < 0 || y > 63) error(l, "shift count " + std::to_string(y) + " out of range");
+      out = TValue::integer(x >> y);
+      return true;
+    case BinOpKind::BitAnd: out = TValue::integer(x & y); break;
+    case BinOpKind::BitOr: out = TValue::integer(x | y); break;
+    case BinOpKind::BitXor: out = TValue::integer(x ^ y); break;
+    case BinOpKind::MatMul:
+      error(l, "'@' is not defined on numbers");
+    }
+    if (a.kind == TValue::Bool && c.kind == TValue::Bool)
+      out = TValue::boolean(out.i != 0);
+    return true;
+  }
+  double x = asFloat(a), y = asFloat(c);
+  switch (op) {
+  case BinOpKind::Add: out = TValue::floating(x + y); return true;
+  case BinOpKind::Sub: out = TValue::floating(x - y); return true;
+  case BinOpKind::Mul: out = TValue::floating(x * y); return true;
+  case BinOpKind::Div:
+    if (y == 0) error(l, "float division by zero in a constant expression");
+    out = TValue::floating(x / y);
+    return true;
+  case BinOpKind::FloorDiv:
+    if (y == 0) error(l, "float division by zero in a constant expression");
+    out = TValue::floating(std::floor(x / y));
+    return true;
+  case BinOpKind::Mod: {
+    if (y == 0) error(l, "float modulo by zero in a constant expression");
+    double r = std::fmod(x, y);
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    out = TValue::floating(r);
+    return true;
+  }
+  case BinOpKind::Pow: out = TValue::floating(std::pow(x, y)); return true;
+  default:
+    error(l, std::string("unsupported operand types for ") + opSpelling(op) +
+                 ": " + a.typeStr() + " and " + c.typeStr());
+  }
+}
+
+bool Emitter::foldCompare(CmpOpKind op, const TValue &a, const TValue &c,
+                          SourceLoc l, TValue &out) {
+  if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
+    bool same;
+    if (a.kind == TValue::None || c.kind == TValue::None)
+      same = a.kind == c.kind;
+    else if (a.isConstexpr() && c.isConstexpr())
+      same = a.kind == c.kind && a.repr() == c.repr();
+    else
+      error(l, "'is' compares only compile-time values (None, constexprs)");
+    out = TValue::boolean(op == CmpOpKind::Is ? same : !same);
+    return true;
+  }
+  if (op == CmpOpKind::In || op == CmpOpKind::NotIn) {
+    if (c.kind != TValue::Tuple)
+      error(l, "'in' needs a tuple of compile-time values on the right");
+    bool found = false;
+    for (auto &e : c.elems) {
+      TValue eq;
+      if (foldCompare(CmpOpKind::Eq, a, e, l, eq) && eq.b)
+        found = true;
+    }
+    out = TValue::boolean(op == CmpOpKind::In ? found : !found);
+    return true;
+  }
+  auto finish = [&](int cmp) {
+    bool r = false;
+    switch (op) {
+    case CmpOpKind::Lt: r = cmp < 0; break;
+    case CmpOpKind::Le: r = cmp <= 0; break;
+    case CmpOpKind::Gt: r = cmp > 0; break;
+    case CmpOpKind::Ge: r = cmp >= 0; break;
+    case CmpOpKind::Eq: r = cmp == 0; break;
+    case CmpOpKind::Ne: r = cmp != 0; break;
+    default: break;
+    }
+    out = TValue::boolean(r);
+    return true;
+  };
+  if (isNumber(a) && isNumber(c)) {
+    if (isIntLike(a) && isIntLike(c)) {
+      int64_t x = asInt(a), y = asInt(c);
+      return finish(x < y ? -1 : x > y ? 1 : 0);
+    }
+    double x = asFloat(a), y = asFloat(c);
+    if (std::isnan(x) || std::isnan(y)) {
+      out = TValue::boolean(op == CmpOpKind::Ne);
+      return true;
+    }
+    return finish(x < y ? -1 : x > y ? 1 : 0);
+  }
+  if (a.isConstexpr() && c.isConstexpr()) {
+    if (op == CmpOpKind::Eq || op == CmpOpKind::Ne) {
+      bool eq = a.kind == c.kind && a.repr() == c.repr();
+      if (a.kind == TValue::Type && c.kind == TValue::Type)
+        eq = a.dtype == c.dtype;
+      return finish(eq ? 0 : 1);
+    }
+    if (a.kind == TValue::Str && c.kind == TValue::Str)
+      return finish(a.s.compare(c.s));
+    error(l, "cannot order " + a.typeStr() + " and " + c.typeStr());
+  }
+  if (a.kind == TValue::Type || c.kind == TValue::Type) {
+    // dtype == dtype of a tensor: x.dtype == tl.float16 is a constexpr.
+    if (a.kind == c.kind)
+      return finish(a.dtype == c.dtype ? 0 : 1);
+  }
+  return false;
+}
+
+/// A Python number materialized in the computation type `t`.
+static TValue materialize(Emitter &e, const TValue &v, DType t, SourceLoc l) {
+  if (!v.isConstexpr())
+    return e.cast(v, t, l);
+  if (v.kind != TValue::Int && v.kind != TValue::Float && v.kind != TValue::Bool)
+    return e.cast(e.toTensor(v, l), t, l);
+  e.cur = l;
+  if (t.isFloat() && !t.isFP8()) {
+    double x = v.kind == TValue::Float ? v.f
+               : v.kind == TValue::Bool ? double(v.b)
+               : (v.unsignedInt ? double(uint64_t(v.i)) : double(v.i));
+    return TValue::tensor(e.constFloat(t, x), t, {});
+  }
+  if (t.isInt() && v.kind != TValue::Float) {
+    int64_t x = v.kind == TValue::Bool ? v.b : v.i;
+    if (x < 0 && t.isUnsigned() && !v.unsignedInt)
+      e.error(l, "cannot combine an unsigned " + t.name() +
+                     " with the negative number " + std::to_string(x) +
+                     "; cast one of them explicitly");
+    return TValue::tensor(e.constInt(t, x), t, {});
+  }
+  return e.cast(e.toTensor(v, l), t, l);
+}
+
+TValue Emitter::binary(BinOpKind op, const TValue &a0, const TValue &c0,
+                       SourceLoc l) {
+  cur = l;
+  TValue folded;
+  if (a0.isConstexpr() && c0.isConstexpr() && foldBinary(op, a0, c0, l, folded))
+    return folded;
+  if (op == BinOpKind::Pow)
+    error(l, "'**' is not supported on tensors; use tl.extra.libdevice.pow "
+             "(or multiply explicitly)");
+  if (op == BinOpKind::MatMul)
+    error(l, "'@' is not supported; use tl.dot(a, b)");
+  auto isTensorLike = [](const TValue &v) {
+    return v.kind == TValue::Tensor || v.kind == TValue::Int ||
+           v.kind == TValue::Float || v.kind == TValue::Bool;
+  };
+  if (!isTensorLike(a0) || !isTensorLike(c0))
+    error(l, std::string("unsupported operand types for ") + opSpelling(op) +
+                 ": " + a0.typeStr() + " and " + c0.typeStr());
+  Location L = loc(l);
+  // Pointer arithmetic: ptr ± int advances by elements.
+  bool aPtr = a0.isTensor() && a0.dtype.isPtr();
+  bool cPtr = c0.isTensor() && c0.dtype.isPtr();
+  if (aPtr || cPtr) {
+    if (aPtr && cPtr)
+      error(l, std::string("cannot apply ") + opSpelling(op) +
+                   " to two pointers (" + a0.typeStr() + ", " + c0.typeStr() + ")");
+    TValue p = aPtr ? a0 : c0, off = toTensor(aPtr ? c0 : a0, l);
+    if (!off.dtype.isInt() ||
+        !(op == BinOpKind::Add || (op == BinOpKind::Sub && aPtr)))
+      error(l, std::string("unsupported pointer arithmetic: ") + a0.typeStr() +
+                   " " + opSpelling(op) + " " + c0.typeStr());
+    if (op == BinOpKind::Sub)
+      off = unary(UnaryOpKind::Neg, off, l);
+    broadcastPair(p, off, l);
+    Value r = tile::AddPtrOp::create(b, L, p.v.getType(), p.v, off.v);
+    return TValue::tensor(r, p.dtype, p.shape);
+  }
+  DType t = promote(a0, c0, op, l);
+  bool bitwise = op == BinOpKind::BitAnd || op == BinOpKind::BitOr ||
+                 op == BinOpKind::BitXor || op == BinOpKind::LShift ||
+                 op == BinOpKind::RShift;
+  if (bitwise && !t.isInt())
+    error(l, std::string("bitwise operator ") + opSpelling(op) +
+                 " needs integer operands, got " + a0.typeStr() + " and " +
+                 c0.typeStr());
+  if (op == BinOpKind::FloorDiv && !t.isInt())
+    error(l, "'//' needs integer operands (it truncates toward zero on "
+             "tensors), got " + a0.typeStr() + " and " + c0.typeStr() +
+             "; use '/' and tl.floor for floats");
+  TValue a = materialize(*this, a0, t, l), c = materialize(*this, c0, t, l);
+  if (op == BinOpKind::Div && t.isInt()) {
+    t = DType::F32;
+    a = cast(a, t, l);
+    c = cast(c, t, l);
+  }
+  broadcastPair(a, c, l);
+  cur = l;
+  Value x = a.v, y = c.v, r;
+  bool fl = t.isFloat();
+  switch (op) {
+  case BinOpKind::Add:
+    r = fl ? Value(arith::AddFOp::create(b, L, x, y)) : Value(arith::AddIOp::create(b, L, x, y));
+    break;
+  case BinOpKind::Sub:
+    r = fl ? Value(arith::SubFOp::create(b, L, x, y)) : Value(arith::SubIOp::create(b, L, x, y));
+    break;
+  case BinOpKind::Mul:
+    r = fl ? Value(arith::MulFOp::create(b, L, x, y)) : Value(arith::MulIOp::create(b, L, x, y));
+    break;
+  case BinOpKind::Div:
+    r = arith::DivFOp::create(b, L, x, y);
+    break;
+  case BinOpKind::FloorDiv:
+    r = t.isUnsigned() ? Value(arith::DivUIOp::create(b, L, x, y))
+                       : Value(arith::DivSIOp::create(b, L, x, y));
+    break;
+  case BinOpKind::Mod:
+    r = fl ? Value(arith::RemFOp::create(b, L, x, y))
+           : t.isUnsigned() ? Value(arith::RemUIOp::create(b, L, x, y))
+                            : Value(arith::RemSIOp::create(b, L, x, y));
+    break;
+  case BinOpKind::BitAnd: r = arith::AndIOp::create(b, L, x, y); break;
+  case BinOpKind::BitOr: r = arith::OrIOp::create(b, L, x, y); break;
+  case BinOpKind::BitXor: r = arith::XOrIOp::create(b, L, x, y); break;
+  case BinOpKind::LShift: r = arith::ShLIOp::create(b, L, x, y); break;
+  case BinOpKind::RShift:
+    r = t.isUnsigned() ? Value(arith::ShRUIOp::create(b, L, x, y))
+                       : Value(arith::ShRSIOp::create(b, L, x, y));
+    break;
+  default:
+    error(l, "unsupported operator");
+  }
+  return TValue::tensor(r, t, a.shape);
+}
+
+TValue Emitter::compare(CmpOpKind op, const TValue &a0, const TValue &c0,
+                        SourceLoc l) {
+  cur = l;
+  TValue folded;
+  if (foldCompare(op, a0, c0, l, folded))
+    return folded;
+  if (op == CmpOpKind::Is || op == CmpOpKind::IsNot || op == CmpOpKind::In ||
+      op == CmpOpKind::NotIn)
+    error(l, "'is' / 'in' are not supported on tensors");
+  Location L = loc(l);
+  TValue a = toTensor(a0, l), c = toTensor(c0, l);
+  DType t;
+  if (a.dtype.isPtr() || c.dtype.isPtr()) {
+    if (a.dtype != c.dtype)
+      error(l, "cannot compare " + a.typeStr() + " with " + c.typeStr());
+    a = cast(a, DType::I64, l);
+    c = cast(c, DType::I64, l);
+    t = DType::U64;
+  } else {
+    t = promote(a0, c0, BinOpKind::Add, l);
+    a = materialize(*this, a0, t, l);
+    c = materialize(*this, c0, t, l);
+  }
+  broadcastPair(a, c, l);
+  Value r;
+  if (t.isFloat()) {
+    arith::CmpFPredicate p;
+    switch (op) {
+    case CmpOpKind::Lt: p = arith::CmpFPredicate::OLT; break;
+    case CmpOpKind::Le: p = arith::CmpFPredicate::OLE; break;
+    case CmpOpKind::Gt: p = arith::CmpFPredicate::OGT; break;
+    case CmpOpKind::Ge: p = arith::CmpFPredicate::OGE; break;
+    case CmpOpKind::Eq: p = arith::CmpFPredicate::OEQ; break;
+    default: p = arith::CmpFPredicate::UNE; break;
+    }
+    r = arith::CmpFOp::create(b, L, p, a.v, c.v);
+  } else {
+    bool u = t.isUnsigned();
+    arith::CmpIPredicate p;
+    switch (op) {
+    case CmpOpKind::Lt: p = u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt; break;
+    case CmpOpKind::Le: p = u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle; break;
+    case CmpOpKind::Gt: p = u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt; break;
+    case CmpOpKind::Ge: p = u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge; break;
+    case CmpOpKind::Eq: p = arith::CmpIPredicate::eq; break;
+    default: p = arith::CmpIPredicate::ne; break;
+    }
+    r = arith::CmpIOp::create(b, L, p, a.v, c.v);
+  }
+  return TValue::tensor(r, DType::I1, a.shape);
+}
+
+TValue Emitter::unary(UnaryOpKind op, const TValue &a, SourceLoc l) {
+  cur = l;
+  if (a.isConstexpr()) {
+    switch (op) {
+    case UnaryOpKind::Not: return TValue::boolean(!truthy(a, l));
+    case UnaryOpKind::Pos:
+      if (!isNumber(a)) break;
+      return a;
+    case UnaryOpKind::Neg:
+      if (a.kind == TValue::Float) return TValue::floating(-a.f);
+      if (isIntLike(a)) return TValue::integer(-asInt(a));
+      break;
+    case UnaryOpKind::Invert:
+      if (isIntLike(a)) return TValue::integer(~asInt(a));
+      break;
+    }
+    error(l, "bad operand type for unary operator: " + a.typeStr());
+  }
+  if (!a.isTensor() || a.dtype.isPtr())
+    error(l, "bad operand type for unary operator: " + a.typeStr());
+  Location L = loc(l);
+  switch (op) {
+  case UnaryOpKind::Pos:
+    return a;
+  case UnaryOpKind::Neg:
+    if (a.dtype.isFloat())
+      return TValue::tensor(arith::NegFOp::create(b, L, a.v), a.dtype, a.shape);
+    return TValue::tensor(arith::SubIOp::create(b, L, constInt(a.dtype, 0, a.shape), a.v),
+                          a.dtype, a.shape);
+  case UnaryOpKind::Invert:
+    if (!a.dtype.isInt())
+      error(l, "'~' needs an integer operand, got " + a.typeStr());
+    return TValue::tensor(arith::XOrIOp::create(b, L, a.v, constInt(a.dtype, -1, a.shape)),
+                          a.dtype, a.shape);
+  case UnaryOpKind::Not: {
+    TValue c = cast(a, DType::I1, l);
+    return TValue::tensor(arith::XOrIOp::create(b, L, c.v, constInt(DType::I1, 1, a.shape)),
+                          DType::I1, a.shape);
+  }
+  }
+  return a;
+}
+
+TValue Emitter::logical(BoolOpKind op, const TValue &a0, const TValue &c0,
+                        SourceLoc l) {
+  TValue a = cast(a0, DType::I1, l), c = cast(c0, DType::I1, l);
+  broadcastPair(a, c, l);
+  Location L = loc(l);
+  Value r = op == BoolOpKind::And ? Value(arith::AndIOp::create(b, L, a.v, c.v))
+                                  : Value(arith::OrIOp::create(b, L, a.v, c.v));
+  return TValue::tensor(r, DType::I1, a.shape);
+}
+
+TValue Emitter::where(const TValue &c0, const TValue &x0, const TValue &y0,
+                      SourceLoc l) {
+  cur = l;
+  TValue c = cast(c0, DType::I1, l);
+  DType t;
+  TValue x, y;
+  bool xp = x0.isTensor() && x0.dtype.isPtr(), yp = y0.isTensor() && y0.dtype.isPtr();
+  if (xp || yp) {
+    if (x0.dtype != y0.dtype || !x0.isTensor() || !y0.isTensor())
+      error(l, "tl.where: pointer branches must have one type, got " +
+                   x0.typeStr() + " and " + y0.typeStr());
+    x = x0;
+    y = y0;
+    t = x0.dtype;
+  } else {
+    t = promote(x0, y0, BinOpKind::Add, l);
+    x = materialize(*this, x0, t, l);
+    y = materialize(*this, y0, t, l);
+  }
+  auto shape = broadcastShapes(c.shape, broadcastShapes(x.shape, y.shape, l), l);
+  c = broadcastTo(c, shape, l);
+  x = broadcastTo(x, shape, l);
+  y = broadcastTo(y, shape, l);
+  Value r = arith::SelectOp::create(b, loc(l), c.v, x.v, y.v);
+  return TValue::tensor(r, t, shape);
+}

@@ -1,0 +1,135 @@
+//===- tritium.cpp - the command-line driver ------------------------------===//
+//
+// `tritium compile FILE --kernel NAME --signature SIG --emit ast|tile|tile-opt`
+// reads a Python file, finds the @triton.jit kernel, specializes it on the
+// signature (Triton's AOT convention) and prints the requested stage. Errors
+// print as `file:line:col: error: ...` with the source line and a caret, and
+// exit with status 1.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/AstDump.h"
+#include "frontend/IRGen.h"
+#include "frontend/Parser.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace tritium::fe;
+
+namespace {
+struct CompileCmd {
+  std::string file, kernel, signature, emit = "tile", output;
+  int numWarps = 4;
+  int numStages = 3;
+  bool debug = false;
+  bool locations = false;
+};
+
+int runCompile(const CompileCmd &cmd) {
+  std::ifstream in(cmd.file, std::ios::binary);
+  if (!in) {
+    std::cerr << "tritium: error: cannot open '" << cmd.file << "'\n";
+    return 1;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ParseResult parsed = parseSource(cmd.file, ss.str());
+  if (!parsed.errors.empty()) {
+    for (auto &d : parsed.errors)
+      std::cerr << d.render();
+    return 1;
+  }
+  std::string out;
+  if (cmd.emit == "ast") {
+    const FunctionDef *fn = nullptr;
+    for (auto &f : parsed.module->functions)
+      if (f->name == cmd.kernel)
+        fn = f.get();
+    if (!fn) {
+      for (auto &[name, diag] : parsed.skippedFunctions)
+        if (name == cmd.kernel) {
+          std::cerr << diag.render();
+          return 1;
+        }
+      std::cerr << "tritium: error: no function named '" << cmd.kernel << "' in "
+                << cmd.file << "\n";
+      return 1;
+    }
+    out = dumpFunction(*fn);
+  } else {
+    // A kernel whose def did not parse reports its syntax error.
+    for (auto &[name, diag] : parsed.skippedFunctions)
+      if (name == cmd.kernel) {
+        std::cerr << diag.render();
+        return 1;
+      }
+    std::vector<ParamSpec> specs;
+    if (auto err = parseSignature(cmd.signature, specs)) {
+      std::cerr << "tritium: error: --signature: " << *err << "\n";
+      return 1;
+    }
+    mlir::MLIRContext ctx;
+    CompileOptions opts;
+    opts.numWarps = cmd.numWarps;
+    opts.numStages = cmd.numStages;
+    opts.debug = cmd.debug;
+    CompileResult r = compileKernel(ctx, *parsed.module, cmd.kernel, specs, opts);
+    for (auto &p : r.staticPrints)
+      std::cerr << p << "\n";
+    if (!r.ok()) {
+      for (auto &d : r.errors)
+        std::cerr << d.render();
+      return 1;
+    }
+    if (cmd.emit == "tile-opt")
+      if (auto err = optimizeTileModule(*r.module)) {
+        std::cerr << "tritium: error: " << *err;
+        return 1;
+      }
+    llvm::raw_string_ostream os(out);
+    mlir::OpPrintingFlags flags;
+    if (cmd.locations)
+      flags.enableDebugInfo(/*prettyForm=*/true);
+    r.module->print(os, flags);
+  }
+  if (cmd.output.empty() || cmd.output == "-") {
+    std::cout << out;
+  } else {
+    std::ofstream o(cmd.output);
+    if (!o) {
+      std::cerr << "tritium: error: cannot write '" << cmd.output << "'\n";
+      return 1;
+    }
+    o << out;
+  }
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"tritium: Triton kernels compiled by a C++ frontend into tile IR"};
+  app.require_subcommand(1);
+  CompileCmd cmd;
+  auto *compile = app.add_subcommand("compile", "compile a @triton.jit kernel");
+  compile->add_option("file", cmd.file, "Python file with the kernel")->required();
+  compile->add_option("--kernel,-k", cmd.kernel, "kernel (function) name")->required();
+  compile->add_option("--signature,-s", cmd.signature,
+                      "Triton AOT signature, e.g. \"*fp32:16,*fp32:16,i32,1024\"");
+  compile->add_option("--emit", cmd.emit, "output stage")
+      ->check(CLI::IsMember({"ast", "tile", "tile-opt"}));
+  compile->add_option("--num-warps", cmd.numWarps, "warps per program")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+  compile->add_option("--num-stages", cmd.numStages, "software pipelining stages");
+  compile->add_flag("--debug", cmd.debug, "keep device_assert checks");
+  compile->add_flag("--locations", cmd.locations, "print source locations");
+  compile->add_option("-o,--output", cmd.output, "output file (default stdout)");
+  CLI11_PARSE(app, argc, argv);
+  return runCompile(cmd);
+}
