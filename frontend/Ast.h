@@ -349,6 +349,9 @@ struct Module {
   std::vector<ImportBinding> imports;
   std::vector<GlobalAssign> globals;  // later assignments override earlier
   std::vector<std::unique_ptr<FunctionDef>> functions; // every top-level def
+  /// Top-level defs that did not parse, with their syntax error: reported
+  /// when a kernel is one of them or calls one.
+  std::vector<std::pair<std::string, Diagnostic>> brokenFunctions;
 };
 
 } // namespace tritium::fe

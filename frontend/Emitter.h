@@ -90,6 +90,8 @@ public:
   /// A runtime value (scalar or block) from a constexpr or tensor; ints are
   /// typed by range (i32, u32, i64, u64), floats fp32, bools i1.
   TValue toTensor(const TValue &v, SourceLoc l);
+  /// The dtype `toTensor` would give, without emitting anything.
+  DType typeOf(const TValue &v, SourceLoc l);
   /// The constexpr int value of `v`, or an error saying what was given.
   int64_t requireInt(const TValue &v, SourceLoc l, const std::string &what);
   bool requireBool(const TValue &v, SourceLoc l, const std::string &what);

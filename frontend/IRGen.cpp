@@ -220,6 +220,8 @@ void Emitter::checkBlockShape(const std::vector<int64_t> &shape, SourceLoc l) {
 static std::string canonicalModule(const std::string &q) {
   static const std::pair<const char *, const char *> map[] = {
       {"triton.language.extra.cuda.libdevice", "libdevice"},
+      {"tl.extra.cuda.libdevice", "libdevice"},
+      {"tl.extra.libdevice", "libdevice"},
       {"triton.language.extra.libdevice", "libdevice"},
       {"triton.language.extra.cuda", "tl.extra.cuda"},
       {"triton.language.extra", "tl.extra"},
@@ -238,7 +240,7 @@ static std::string canonicalModule(const std::string &q) {
 }
 
 static bool isKnownModule(const std::string &c) {
-  return c == "tl" || c == "tl.math" || c == "libdevice" || c == "tl.extra" ||
+  return c == "tl" || c == "tl.math" || c == "tl.PropagateNan" || c == "libdevice" || c == "tl.extra" ||
          c == "tl.extra.cuda" || c == "triton" || c == "triton.language" ||
          c == "math";
 }
@@ -309,6 +311,9 @@ TValue Emitter::lookup(const std::string &name, SourceLoc l) {
   for (const char *p : pyBuiltins)
     if (name == p)
       return TValue::builtin(name);
+  for (auto &[broken, diag] : mod.brokenFunctions)
+    if (broken == name)
+      throw CompileError(diag); // its syntax error is the real problem
   for (auto &fn : mod.functions)
     if (fn->name == name)
       error(l, "'" + name + "' is not a @triton.jit function, so kernels "
@@ -615,6 +620,9 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
       kernel = f.get();
   SourceLoc top{1, 1};
   try {
+    for (auto &[broken, diag] : m.brokenFunctions)
+      if (!kernel && broken == kernelName)
+        throw CompileError(diag);
     if (!kernel)
       em.error(top, "no function named '" + kernelName + "' in " + m.file->path());
     if (!em.functions.count(kernelName))

@@ -339,13 +339,13 @@ TValue Emitter::compare(CmpOpKind op, const TValue &a0, const TValue &c0,
       op == CmpOpKind::NotIn)
     error(l, "'is' / 'in' are not supported on tensors");
   Location L = loc(l);
-  TValue a = toTensor(a0, l), c = toTensor(c0, l);
+  TValue a, c;
   DType t;
-  if (a.dtype.isPtr() || c.dtype.isPtr()) {
-    if (a.dtype != c.dtype)
-      error(l, "cannot compare " + a.typeStr() + " with " + c.typeStr());
-    a = cast(a, DType::I64, l);
-    c = cast(c, DType::I64, l);
+  if (typeOf(a0, l).isPtr() || typeOf(c0, l).isPtr()) {
+    if (typeOf(a0, l) != typeOf(c0, l))
+      error(l, "cannot compare " + a0.typeStr() + " with " + c0.typeStr());
+    a = cast(a0, DType::I64, l);
+    c = cast(c0, DType::I64, l);
     t = DType::U64;
   } else {
     t = promote(a0, c0, BinOpKind::Add, l);

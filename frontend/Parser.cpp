@@ -129,6 +129,14 @@ Parser::DepthGuard::DepthGuard(Parser &p) : p_(p) {
                              " levels of expressions or blocks");
 }
 
+bool Parser::addLink() {
+  if (++links_ <= kMaxChain)
+    return true;
+  errorAt(tok(), "statement too long: more than " + std::to_string(kMaxChain) +
+                     " operators, calls, subscripts and attribute accesses");
+  return false;
+}
+
 void Parser::skipBracketed() {
   size_t close = match_[pos_];
   if (close == kNoMatch) {
@@ -249,6 +257,7 @@ void Parser::parseTopLevelDef(Module &module, ParseResult &result) {
                          : "<unnamed>";
   err_.reset();
   depth_ = 0;
+  links_ = 0;
   StmtPtr def = atOp("@") ? parseDecorated() : parseFunctionDef({});
   if (def && !failed() && def->kind == StmtKind::FunctionDef) {
     module.functions.push_back(std::unique_ptr<FunctionDef>(
@@ -262,6 +271,7 @@ void Parser::parseTopLevelDef(Module &module, ParseResult &result) {
   if (lexError_ && !locBefore(errTokLoc_, lexError_->loc))
     err_ = lexError_;
   result.skippedFunctions.emplace_back(name, *err_);
+  result.module->brokenFunctions.emplace_back(name, *err_);
   err_.reset();
   pos_ = start;
   skipTopLevelStatement();
@@ -275,6 +285,7 @@ void Parser::parseTopLevelSimpleLine(Module &module) {
     bool ok = true;
     err_.reset();
     depth_ = 0;
+    links_ = 0;
     if (atKeyword("import"))
       ok = parseImport(module);
     else if (atKeyword("from"))

@@ -59,6 +59,11 @@ public:
 
   /// Deepest nesting of expressions and blocks accepted.
   static constexpr unsigned kMaxDepth = 250;
+  /// Most operators and trailers (calls, subscripts, attributes) in one
+  /// statement, or elif branches in one chain. Such chains are built by
+  /// loops, not recursion, but each link deepens the tree, and every later
+  /// walk of the tree (destruction included) recurses over it.
+  static constexpr unsigned kMaxChain = 1000;
 
 private:
   //===--- Token cursor and errors (Parser.cpp) ---------------------------===//
@@ -105,6 +110,10 @@ private:
     Parser &p_;
     bool ok_;
   };
+
+  /// Counts one more link of an operator or trailer chain in the current
+  /// statement; reports once when kMaxChain is exceeded.
+  bool addLink();
 
   /// Skips from an opening bracket to just past its match.
   void skipBracketed();
@@ -184,6 +193,8 @@ private:
   /// The lexical error that cut the token stream short, if any.
   std::optional<Diagnostic> lexError_;
   unsigned depth_ = 0;
+  /// Chain links in the statement being parsed (see kMaxChain).
+  unsigned links_ = 0;
 };
 
 } // namespace tritium::fe

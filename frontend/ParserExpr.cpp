@@ -12,7 +12,9 @@
 // last, so `(a + b) * c` starts at the '(' while the inner `a + b` does not.
 // Recursion happens only through brackets and the right-recursive rules
 // (unary, not, '**', ternary else, lambda), and each of those passes a
-// DepthGuard, so nesting is bounded.
+// DepthGuard, so nesting is bounded. The loops that wrap their previous
+// result (left-associative operators, trailers) count links against
+// kMaxChain, so the depth of the tree they build is bounded too.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Parser.h"
@@ -359,6 +361,8 @@ ExprPtr Parser::parseBinary(int minPrec) {
     return nullptr;
   BinOpInfo info;
   while (binaryOp(tok(), info) && info.prec >= minPrec) {
+    if (!addLink())
+      return nullptr;
     SourceLoc opLoc = tok().loc;
     advance();
     ExprPtr rhs = parseBinary(info.prec + 1);
@@ -431,7 +435,9 @@ ExprPtr Parser::parsePrimary() {
     return nullptr;
   size_t start = pos_;
   ExprPtr e = parseAtom();
-  while (e) {
+  while (e && (atOp(".") || atOp("(") || atOp("["))) {
+    if (!addLink())
+      return nullptr;
     if (consumeOp(".")) {
       if (!tok().is(TokenKind::Name) || isKeyword(tok().text))
         return errorAt(tok(), "expected attribute name after '.', found " +
@@ -445,10 +451,8 @@ ExprPtr Parser::parsePrimary() {
       e = std::move(node);
     } else if (atOp("(")) {
       e = parseCall(std::move(e), start);
-    } else if (atOp("[")) {
-      e = parseSubscript(std::move(e), start);
     } else {
-      break;
+      e = parseSubscript(std::move(e), start);
     }
   }
   return e;

@@ -111,6 +111,7 @@ bool Parser::isMatchStatement() const {
 bool Parser::parseStatement(Block &out) {
   const Token &t = tok();
   StmtPtr stmt;
+  links_ = 0;
   if (t.is(TokenKind::Indent))
     return errorAt(t, "unexpected indent"), false;
   if (t.isOp("@"))
@@ -171,6 +172,7 @@ bool Parser::parseSimpleStatements(Block &out) {
 //            | raise_stmt | yield_stmt                  (unsupported)
 StmtPtr Parser::parseSmallStatement() {
   size_t start = pos_;
+  links_ = 0;
   const Token &t = tok();
   if (t.isName("pass") || t.isName("break") || t.isName("continue")) {
     StmtKind kind = t.isName("pass")    ? StmtKind::Pass
@@ -386,6 +388,9 @@ StmtPtr Parser::parseIf() {
     if (!expectOp(":", "after '" + kwText + "' condition") ||
         !parseBlock(stmt->body, kw, "'" + kwText + "' statement"))
       return nullptr;
+    if (chain.size() > kMaxChain) // the if and kMaxChain elifs
+      return error(toks_[start].loc, "too many 'elif' branches: more than " +
+                                         std::to_string(kMaxChain));
     chain.emplace_back(stmt.get(), start);
     IfStmt *raw = stmt.get();
     if (slot)

@@ -51,6 +51,33 @@ mlir::Value Emitter::constFloat(DType d, double v,
                                    DenseElementsAttr::get(type, attr));
 }
 
+DType Emitter::typeOf(const TValue &v, SourceLoc l) {
+  switch (v.kind) {
+  case TValue::Tensor:
+    return v.dtype;
+  case TValue::Bool:
+    return DType::I1;
+  case TValue::Int:
+    // Python int literals are typed by range: i32, u32, i64, u64.
+    if (v.unsignedInt)
+      return DType::U64;
+    if (v.i >= INT32_MIN && v.i <= INT32_MAX)
+      return DType::I32;
+    if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX))
+      return DType::U32;
+    return DType::I64;
+  case TValue::Float: {
+    double a = std::fabs(v.f);
+    return (std::isfinite(v.f) && a > std::numeric_limits<float>::max())
+               ? DType::F64
+               : DType::F32;
+  }
+  default:
+    error(l, "expected a tensor or a number, got " + v.typeStr() +
+                 (v.kind == TValue::None ? "" : " " + v.repr()));
+  }
+}
+
 TValue Emitter::toTensor(const TValue &v, SourceLoc l) {
   cur = l;
   switch (v.kind) {
@@ -59,21 +86,11 @@ TValue Emitter::toTensor(const TValue &v, SourceLoc l) {
   case TValue::Bool:
     return TValue::tensor(constInt(DType::I1, v.b), DType::I1, {});
   case TValue::Int: {
-    // Python int literals are typed by range: i32, u32, i64, u64.
-    DType d = DType::I64;
-    if (v.unsignedInt)
-      d = DType::U64;
-    else if (v.i >= INT32_MIN && v.i <= INT32_MAX)
-      d = DType::I32;
-    else if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX))
-      d = DType::U32;
+    DType d = typeOf(v, l);
     return TValue::tensor(constInt(d, v.i), d, {});
   }
   case TValue::Float: {
-    double a = std::fabs(v.f);
-    DType d = (std::isfinite(v.f) && a > std::numeric_limits<float>::max())
-                  ? DType::F64
-                  : DType::F32;
+    DType d = typeOf(v, l);
     return TValue::tensor(constFloat(d, v.f), d, {});
   }
   default:
@@ -175,8 +192,7 @@ static bool isDivOrMod(BinOpKind op) {
 
 DType Emitter::promote(const TValue &a, const TValue &c, BinOpKind op,
                        SourceLoc l) {
-  TValue ta = toTensor(a, l), tc = toTensor(c, l);
-  DType at = ta.dtype, ct = tc.dtype;
+  DType at = typeOf(a, l), ct = typeOf(c, l);
   bool divMod = isDivOrMod(op);
   bool aScalar = a.isConstexpr(), cScalar = c.isConstexpr();
   // A Python number of a lower-or-equal kind does not take part.
@@ -225,6 +241,8 @@ TValue Emitter::cast(const TValue &v0, DType to, SourceLoc l, bool bitcast,
       error(l, "cannot bitcast " + from.name() + " (" +
                    std::to_string(from.bits()) + " bits) to " + to.name() +
                    " (" + std::to_string(to.bits()) + " bits)");
+    if (dst == v.v.getType())
+      return result(v.v); // signedness only
     return result(tile::BitcastOp::create(b, L, dst, v.v));
   }
   if (from.isPtr() || to.isPtr()) {

@@ -8,8 +8,8 @@
 //       x = tl.exp(y)
 //           ^
 //
-// Errors travel as values (FrontendError inside llvm::Expected-like results
-// or collected in a DiagnosticEngine); no stage throws across MLIR frames.
+// Errors travel as values (lists of Diagnostic in each stage's result); no
+// stage lets an exception cross MLIR frames.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_FRONTEND_SOURCE_H

@@ -323,18 +323,59 @@ TEST_CASE("depth bombs give errors, not crashes", "[parser][limits]") {
         "List(List(");
 }
 
-TEST_CASE("long elif chains do not recurse", "[parser][limits]") {
-  std::string body = "    if x == 0:\n        pass\n";
-  for (int i = 1; i < 2000; ++i)
-    body += "    elif x == " + std::to_string(i) + ":\n        pass\n";
-  ParseResult r = function(body);
-  const IfStmt *s = &as<IfStmt>(*bodyOf(r)[0]);
-  int n = 1;
+TEST_CASE("long elif chains are built without recursion, up to a limit",
+          "[parser][limits]") {
+  auto chain = [](int elifs) {
+    std::string text = "def f():\n    if x == 0:\n        pass\n";
+    for (int i = 1; i <= elifs; ++i)
+      text += "    elif x == " + std::to_string(i) + ":\n        pass\n";
+    return text;
+  };
+  ParseResult r = parse(chain(int(Parser::kMaxChain)));
+  REQUIRE(r.skippedFunctions.empty());
+  const IfStmt *s = &as<IfStmt>(*r.module->functions.at(0)->body.at(0));
+  unsigned n = 1;
   while (!s->orelse.empty()) {
     s = &as<IfStmt>(*s->orelse[0]);
     ++n;
   }
-  CHECK(n == 2000);
+  CHECK(n == Parser::kMaxChain + 1);
+
+  Diagnostic d = defError(chain(5000));
+  CHECK(d.message == "too many 'elif' branches: more than 1000");
+  CHECK(locIs(d.loc, 2 + 2 * (Parser::kMaxChain + 1), 5));
+}
+
+TEST_CASE("long operator and trailer chains are capped", "[parser][limits]") {
+  auto repeat = [](const std::string &piece, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i)
+      s += piece;
+    return s;
+  };
+  // Within the limit: a left-deep chain of 999 additions.
+  ParseResult ok = function("    return x" + repeat(" + x", 999) + "\n");
+  const Expr *e = as<ReturnStmt>(*bodyOf(ok)[0]).value.get();
+  unsigned depth = 0;
+  while (e->kind == ExprKind::BinOp) {
+    e = as<BinOpExpr>(*e).lhs.get();
+    ++depth;
+  }
+  CHECK(depth == 999);
+
+  for (const std::string &bomb :
+       {"x" + repeat(" + x", 100000), "x" + repeat(".a", 100000),
+        "f" + repeat("()", 100000), "x" + repeat("[0]", 100000),
+        repeat("x * ", 600) + "(" + repeat("y - ", 600) + "z)"}) {
+    Diagnostic d = defError("def f():\n    return " + bomb + "\n");
+    CHECK(d.message == "statement too long: more than 1000 operators, calls, "
+                       "subscripts and attribute accesses");
+    CHECK(d.loc.line == 2);
+  }
+  // The budget is per statement.
+  ParseResult two = function("    a = x" + repeat(" + x", 900) + "\n" +
+                             "    b = x" + repeat(" + x", 900) + "\n");
+  CHECK(bodyOf(two).size() == 2);
 }
 
 //===----------------------------------------------------------------------===//

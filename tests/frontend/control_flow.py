@@ -1,0 +1,162 @@
+# Structured control flow: runtime conditions become scf.if/for/while whose
+# results are the variables the branches or loop bodies reassign; constexpr
+# conditions fold away; returns inside ifs take the rest of the block along.
+import triton
+import triton.language as tl
+
+# RUN: tritium compile %s --kernel if_else --signature "*fp32,i32,64" | FileCheck %s --check-prefix=IF
+# IF-LABEL: func.func @if_else
+# IF: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
+# IF: %[[R:.*]] = scf.if %[[C]] -> (tensor<64xf32>) {
+# IF:   arith.addf
+# IF:   scf.yield
+# IF: } else {
+# IF:   %[[C2:.*]] = arith.cmpi slt, %arg1, %{{.*}} : i32
+# IF:   %[[R2:.*]] = scf.if %[[C2]] -> (tensor<64xf32>) {
+# IF:   scf.yield %[[R2]] : tensor<64xf32>
+# IF: tile.store %{{.*}}, %[[R]] :
+@triton.jit
+def if_else(p, flag, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    if flag > 0:
+        y = x + 1.0
+    elif flag < -5:
+        y = x * 2.0
+    else:
+        y = x
+    tl.store(p + offs, y)
+
+
+# RUN: tritium compile %s --kernel constexpr_if --signature "*fp32,64,add" | FileCheck %s --check-prefix=CIF
+# CIF-LABEL: func.func @constexpr_if
+# CIF-NOT: scf.if
+# CIF: arith.addf
+# CIF-NOT: arith.mulf
+# CIF: return
+@triton.jit
+def constexpr_if(p, BLOCK: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    if MODE == "add":
+        x = x + x
+    elif MODE == "mul":
+        x = x * x
+    tl.store(p + offs, x)
+
+
+# RUN: tritium compile %s --kernel for_loop --signature "*fp32,i32,64" | FileCheck %s --check-prefix=FOR
+# FOR-LABEL: func.func @for_loop
+# FOR: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
+# FOR: %[[ACC:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %arg1 step %{{.*}} iter_args(%[[A:.*]] = %[[ZERO]], %[[N:.*]] = %{{.*}}) -> (tensor<64xf32>, i32) : i32 {
+# FOR:   arith.sitofp %[[I]] : i32 to f32
+# FOR:   scf.yield
+# FOR: tile.store %{{.*}}, %[[ACC]]#0 :
+@triton.jit
+def for_loop(p, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(p + offs)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    count = 0
+    for i in range(0, n, 2):
+        acc += x * i
+        count += 1
+    tl.store(p + offs, acc)
+    tl.store(p, count.to(tl.float32))
+
+
+# RUN: tritium compile %s --kernel tl_range --signature "*fp32,i32" | FileCheck %s --check-prefix=TLR
+# TLR-LABEL: func.func @tl_range
+# TLR: scf.for
+# TLR: } {tile.disallow_acc_multi_buffer, tile.flatten, tile.loop_unroll_factor = 2 : i32, tile.num_stages = 4 : i32}
+@triton.jit
+def tl_range(p, n):
+    acc = 0.0
+    for i in tl.range(0, n, 1, num_stages=4, loop_unroll_factor=2, flatten=True,
+                      disallow_acc_multi_buffer=True):
+        acc += tl.load(p + i)
+    tl.store(p, acc)
+
+
+# RUN: tritium compile %s --kernel down_loop --signature "*fp32,i32" | FileCheck %s --check-prefix=DOWN
+# DOWN-LABEL: func.func @down_loop
+# DOWN: %[[T:.*]] = arith.maxsi
+# DOWN: scf.for %[[K:.*]] = %{{.*}} to %[[T]] step
+# DOWN:   %[[OFF:.*]] = arith.muli %[[K]], %{{.*}}
+# DOWN:   arith.addi %arg1, %[[OFF]]
+@triton.jit
+def down_loop(p, n):
+    acc = 0.0
+    for i in range(n, 0, -2):
+        acc += tl.load(p + i)
+    tl.store(p, acc)
+
+
+# RUN: tritium compile %s --kernel static_loop --signature "*fp32" | FileCheck %s --check-prefix=STATIC
+# STATIC-LABEL: func.func @static_loop
+# STATIC-NOT: scf.for
+# STATIC-COUNT-4: tile.store
+@triton.jit
+def static_loop(p):
+    for i in tl.static_range(0, 8, 2):
+        tl.store(p + i, i * 1.5)
+
+
+# RUN: tritium compile %s --kernel while_loop --signature "*i32" | FileCheck %s --check-prefix=WHILE
+# WHILE-LABEL: func.func @while_loop
+# WHILE: %[[W:.*]] = scf.while (%[[K:.*]] = %{{.*}}) : (i32) -> i32 {
+# WHILE:   %[[C:.*]] = arith.cmpi slt, %[[K]], %{{.*}} : i32
+# WHILE:   scf.condition(%[[C]]) %[[K]] : i32
+# WHILE: } do {
+# WHILE:   arith.muli
+# WHILE: tile.store %arg0, %[[W]] :
+@triton.jit
+def while_loop(p):
+    k = 1
+    while k < 1000:
+        k = k * 3
+    tl.store(p, k)
+
+
+# RUN: tritium compile %s --kernel spin_lock --signature "*i32" | FileCheck %s --check-prefix=SPIN
+# SPIN-LABEL: func.func @spin_lock
+# SPIN: scf.while : () -> () {
+# SPIN:   %[[OLD:.*]] = tile.atomic_cas acq_rel, gpu, %arg0
+# SPIN:   %[[BUSY:.*]] = arith.cmpi eq, %[[OLD]]
+# SPIN:   scf.condition(%[[BUSY]])
+@triton.jit
+def spin_lock(lock):
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    tl.atomic_xchg(lock, 0)
+
+
+# RUN: tritium compile %s --kernel early_return --signature "*fp32,i32" | FileCheck %s --check-prefix=RET
+# RUN: tritium compile %s --kernel early_return --signature "*fp32,i32" --emit tile-opt | FileCheck %s --check-prefix=RETOPT
+# RET-LABEL: func.func @early_return
+# RET: %[[C:.*]] = arith.cmpi sge, %{{.*}}, %arg1 : i32
+# RET: scf.if %[[C]] {
+# RET: } else {
+# RET:   tile.store
+# RET: }
+# RET-NEXT: return
+# RETOPT-LABEL: func.func @early_return
+# RETOPT: scf.if
+@triton.jit
+def early_return(p, n):
+    pid = tl.program_id(0)
+    if pid >= n:
+        return
+    tl.store(p + pid, 1.0)
+
+
+# RUN: tritium compile %s --kernel ternary --signature "*fp32,i32,*fp32" | FileCheck %s --check-prefix=TERN
+# TERN-LABEL: func.func @ternary
+# TERN: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
+# TERN: %[[S:.*]] = arith.select %[[C]], %{{.*}}, %{{.*}} : f32
+# TERN: %[[Q:.*]] = arith.select %{{.*}}, %arg0, %arg2 : !tile.ptr<f32>
+@triton.jit
+def ternary(p, n, q):
+    v = 1.0 if n > 4 else 2.0
+    dst = p if n > 4 else q
+    tl.store(dst, v)
