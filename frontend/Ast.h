@@ -331,7 +331,7 @@ struct FunctionDef : Stmt {
 /// `import a.b as c` / `from a.b import c as d` at module level, recorded so
 /// IRGen can resolve `tl`, `triton`, `jit`, `libdevice`... by what they name.
 struct ImportBinding {
-  std::string localName;  // c / d
+  std::string localName;  // c / d; "*" for `from a.b import *`
   std::string qualified;  // "a.b" / "a.b.c"
   SourceLoc loc;
 };

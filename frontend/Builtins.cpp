@@ -94,8 +94,10 @@ static TValue arange(Emitter &em, CallArgs &c) {
   auto a = em.bind(c, {"start", "end"});
   int64_t start = em.requireInt(a.get("start"), a.loc("start"), "arange start");
   int64_t end = em.requireInt(a.get("end"), a.loc("end"), "arange end");
-  if (start < INT32_MIN || end > INT32_MAX)
-    em.error(c.loc, "arange bounds must fit in int32");
+  // As in Triton, bounds are non-negative int32 values.
+  if (start < 0 || start > INT32_MAX || end < 0 || end > INT32_MAX)
+    em.error(c.loc, "arange bounds must be non-negative and fit in int32, got " +
+                        std::to_string(start) + " and " + std::to_string(end));
   if (end <= start)
     em.error(c.loc, "arange end (" + std::to_string(end) +
                         ") must be greater than start (" + std::to_string(start) + ")");
@@ -291,6 +293,10 @@ static TValue load(Emitter &em, CallArgs &c) {
     mask = em.toTensor(mask, a.loc("mask"));
     if (!mask.dtype.isBool())
       mask = em.cast(mask, DType::I1, a.loc("mask"));
+    if (ptr.shape.empty() && !mask.shape.empty())
+      em.error(a.loc("mask"), "mask is a block (" + mask.typeStr() +
+                                  ") but the pointer is a scalar pointer; "
+                                  "make the pointer a block (e.g. ptr + offsets)");
     shape = em.broadcastShapes(shape, mask.shape, a.loc("mask"));
     mask = em.broadcastTo(mask, shape, a.loc("mask"));
   }
@@ -347,8 +353,12 @@ static TValue store(Emitter &em, CallArgs &c) {
       mask = em.cast(mask, DType::I1, a.loc("mask"));
     shape = em.broadcastShapes(shape, mask.shape, a.loc("mask"));
   }
-  if (shape.empty() && !value.shape.empty())
-    shape = value.shape;
+  if (ptr.shape.empty() && (!value.shape.empty() || (hasMask && !mask.shape.empty())))
+    em.error(!value.shape.empty() ? a.loc("value") : a.loc("mask"),
+             std::string(!value.shape.empty() ? "value" : "mask") +
+                 " is a block (" + (!value.shape.empty() ? value : mask).typeStr() +
+                 ") but the pointer is a scalar pointer; make the pointer a "
+                 "block (e.g. ptr + offsets)");
   ptr = em.broadcastTo(ptr, shape, l);
   if (hasMask)
     mask = em.broadcastTo(mask, shape, a.loc("mask"));

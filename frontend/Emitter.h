@@ -154,13 +154,14 @@ public:
   std::map<std::string, FunctionInfo> functions; // every top-level def
   std::map<std::string, const GlobalAssign *> globals;
   std::map<std::string, std::string> imports;    // local name -> qualified
+  std::vector<std::string> starImports;          // `from X import *` modules
   std::vector<const FunctionDef *> callStack;    // for recursion checks
   std::map<std::string, std::pair<mlir::func::FuncOp, TValue>> specializations;
   int uniqueCounter = 0;
 
   TValue lookup(const std::string &name, SourceLoc l);
   TValue resolveQualified(const std::string &qualified, SourceLoc l);
-  TValue evalGlobal(const GlobalAssign &g);
+  TValue evalGlobal(const GlobalAssign &g, SourceLoc use);
   void emitFunctionBody(const FunctionDef &fn);
   void emitBlock(const Block &block, size_t begin = 0);
   void emitStmt(const Stmt &s, const Block &block, size_t index, bool &consumedRest);

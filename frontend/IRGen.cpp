@@ -117,8 +117,12 @@ static std::string dottedName(const Expr *e) {
 
 Emitter::Emitter(MLIRContext &ctx, const Module &m, const CompileOptions &o)
     : ctx(ctx), b(&ctx), mod(m), file(*m.file), options(o) {
-  for (auto &imp : m.imports)
-    imports[imp.localName] = imp.qualified;
+  for (auto &imp : m.imports) {
+    if (imp.localName == "*")
+      starImports.push_back(imp.qualified);
+    else
+      imports[imp.localName] = imp.qualified;
+  }
   for (auto &g : m.globals)
     globals[g.name] = &g;
   for (auto &f : m.functions) {
@@ -266,8 +270,36 @@ TValue Emitter::resolveQualified(const std::string &qualified, SourceLoc l) {
   return TValue::module(c);
 }
 
-TValue Emitter::evalGlobal(const GlobalAssign &g) {
-  // Module-level values: constexpr literals and `tl.constexpr(...)`.
+/// Whether a module-level assignment declares a constexpr: `X = tl.constexpr(v)`
+/// or `X: tl.constexpr = v`.
+static bool isConstexprGlobal(const GlobalAssign &g) {
+  auto endsWithConstexpr = [](const std::string &s) {
+    return s == "constexpr" ||
+           (s.size() > 10 && s.compare(s.size() - 10, 10, ".constexpr") == 0);
+  };
+  if (g.annotation && endsWithConstexpr(dottedName(g.annotation.get())))
+    return true;
+  if (g.value->kind == ExprKind::Call)
+    return endsWithConstexpr(
+        dottedName(static_cast<const CallExpr &>(*g.value).func.get()));
+  return false;
+}
+
+TValue Emitter::evalGlobal(const GlobalAssign &g, SourceLoc use) {
+  // Module-level values: constexprs, dtypes, modules and functions (Triton
+  // reads no other globals).
+  auto isTritonValue = [](const TValue &v) {
+    return v.kind == TValue::Type || v.kind == TValue::Builtin ||
+           v.kind == TValue::Module || v.kind == TValue::Function;
+  };
+  bool declared = isConstexprGlobal(g);
+  if (!declared && g.value->kind != ExprKind::Name &&
+      g.value->kind != ExprKind::Attribute)
+    error(use, "cannot read global variable '" + g.name +
+                   "' in a @jit function: kernels can only read globals "
+                   "declared as constexpr ('" + g.name +
+                   " = tl.constexpr(...)' or '" + g.name +
+                   ": tl.constexpr = ...')");
   std::vector<Scope> saved;
   saved.swap(scopes);
   scopes.emplace_back();
@@ -279,6 +311,12 @@ TValue Emitter::evalGlobal(const GlobalAssign &g) {
     throw;
   }
   scopes.swap(saved);
+  if (!declared && !isTritonValue(v))
+    error(use, "cannot read global variable '" + g.name +
+                   "' in a @jit function: kernels can only read globals "
+                   "declared as constexpr ('" + g.name +
+                   " = tl.constexpr(...)' or '" + g.name +
+                   ": tl.constexpr = ...')");
   if (v.isTensor())
     error(g.loc, "global '" + g.name + "' must be a compile-time value "
                  "(tl.constexpr) to be used in a kernel");
@@ -301,10 +339,19 @@ TValue Emitter::lookup(const std::string &name, SourceLoc l) {
   }
   auto g = globals.find(name);
   if (g != globals.end())
-    return evalGlobal(*g->second);
+    return evalGlobal(*g->second, l);
   auto imp = imports.find(name);
   if (imp != imports.end())
     return resolveQualified(imp->second, l);
+  // `from triton.language import *` brings in every tl name.
+  for (auto &star : starImports) {
+    std::string c = canonicalModule(star + "." + name);
+    DType d;
+    if (c.rfind("tl.", 0) == 0 && DType::fromTlName(c.substr(3), d))
+      return TValue::type(d);
+    if (builtinTable().count(c) || isKnownModule(c))
+      return resolveQualified(star + "." + name, l);
+  }
   static const char *pyBuiltins[] = {"min", "max", "print", "range", "float",
                                      "int", "bool", "len", "abs", "isinstance",
                                      "tuple", "getattr", "hasattr", "str"};
@@ -343,8 +390,9 @@ SourceLoc BoundArgs::loc(const std::string &name) const {
 }
 
 BoundArgs Emitter::bind(CallArgs &call, const std::vector<std::string> &params) {
+  // Parameters after "*varargs" are keyword-only, as in Python.
   BoundArgs out;
-  std::vector<std::string> names;
+  std::vector<std::string> names; // positional parameters
   std::string varargs;
   for (auto &p : params) {
     if (p[0] == '*') {
@@ -353,7 +401,8 @@ BoundArgs Emitter::bind(CallArgs &call, const std::vector<std::string> &params) 
     }
     size_t eq = p.find('=');
     std::string name = p.substr(0, eq);
-    names.push_back(name);
+    if (varargs.empty())
+      names.push_back(name);
     if (eq != std::string::npos)
       out.values_[name] = parseConstexprLiteral(p.substr(eq + 1));
     else
@@ -390,8 +439,8 @@ BoundArgs Emitter::bind(CallArgs &call, const std::vector<std::string> &params) 
     out.values_[name] = value;
     out.locs_[name] = call.kwLocs[k];
   }
-  for (auto &n : names)
-    if (out.values_[n].kind == TValue::Undefined)
+  for (auto &[n, v] : out.values_)
+    if (v.kind == TValue::Undefined)
       error(call.loc, call.name + "() missing required argument '" + n + "'");
   return out;
 }

@@ -199,8 +199,12 @@ TValue Emitter::evalCall(const CallExpr &c) {
   }
   case TValue::Type:
     error(c.loc(), "dtypes are not callable; use x.to(" + fn.dtype.name() + ")");
-  default:
-    error(c.func->loc(), "'" + fn.repr() + "' (" + fn.typeStr() + ") is not callable");
+  default: {
+    std::string what = fn.repr();
+    if (c.func->kind == ExprKind::Name)
+      what = static_cast<const NameExpr &>(*c.func).id;
+    error(c.func->loc(), "'" + what + "' (" + fn.typeStr() + ") is not callable");
+  }
   }
 }
 

@@ -118,7 +118,9 @@ void Emitter::assign(const Expr &target, const TValue &value) {
     auto &name = static_cast<const NameExpr &>(target).id;
     if (value.kind == TValue::Undefined)
       error(target.loc(), "cannot assign an undefined value to '" + name + "'");
-    scopes.back()[name] = value;
+    TValue v = value;
+    v.origin = target.loc();
+    scopes.back()[name] = v;
     return;
   }
   case ExprKind::Tuple:
@@ -208,6 +210,7 @@ void Emitter::emitStmt(const Stmt &s, const tritium::fe::Block &block, size_t in
     if (scopes.back().count(kLoopDepth))
       error(s.loc(), "'return' inside a loop is not supported");
     TValue v = r.value ? eval(*r.value) : TValue::none();
+    v.origin = s.loc();
     scopes.back()[kRet] = v;
     scopes.back()[kReturned] = TValue::boolean(true);
     return;
@@ -358,7 +361,13 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
         error(s.loc(), "variable '" + name + "' holds " + a.typeStr() +
                            " and " + c.typeStr() + " in the two branches; only "
                            "tensors and numbers can differ between branches");
-      // Materialize constexprs in their branch, in the other side's type.
+      // Materialize a number in its branch: a Python scalar of a lower or
+      // equal kind (bool < int < float) takes the other side's type, as in
+      // Triton's promotion; anything else must already match.
+      SourceLoc where = c.origin.valid() ? c.origin : s.loc();
+      std::string what = name == kRet ? std::string("the return value")
+                                      : "variable '" + name + "'";
+      auto kindOf = [](DType d) { return d.isBool() ? 0 : d.isInt() ? 1 : 2; };
       for (int br = 0; br < 2; ++br) {
         TValue &x = br == 0 ? a : c;
         const TValue &other = br == 0 ? c : a;
@@ -367,14 +376,15 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
         OpBuilder::InsertionGuard guard(b);
         mlir::Block *blk = br == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
         b.setInsertionPoint(blk->getTerminator());
-        x = toTensor(x, s.loc());
-        if (other.isTensor())
-          x = broadcastTo(cast(x, other.dtype, s.loc()), other.shape, s.loc());
+        SourceLoc xl = x.origin.valid() ? x.origin : s.loc();
+        x = toTensor(x, xl);
+        if (other.isTensor() && kindOf(x.dtype) <= kindOf(other.dtype))
+          x = broadcastTo(cast(x, other.dtype, xl), other.shape, xl);
       }
       if (a.dtype != c.dtype || a.shape != c.shape)
-        error(s.loc(), "variable '" + name + "' has type " + a.typeStr() +
-                           " in the then-branch but " + c.typeStr() +
-                           " in the else-branch");
+        error(where, what + " is " + a.typeStr() + " in the then-branch but " +
+                         c.typeStr() + " in the else-branch; give both "
+                         "branches one type (e.g. with .to(...))");
       yields[0].push_back(a.v);
       yields[1].push_back(c.v);
       types.push_back(a.v.getType());

@@ -267,6 +267,9 @@ TValue Emitter::binary(BinOpKind op, const TValue &a0, const TValue &c0,
                    " " + opSpelling(op) + " " + c0.typeStr());
     if (op == BinOpKind::Sub)
       off = unary(UnaryOpKind::Neg, off, l);
+    // addptr treats offsets as signed: widen narrow unsigned ones first.
+    if (off.dtype.isUnsigned() && off.dtype.bits() < 64)
+      off = cast(off, DType::U64, l);
     broadcastPair(p, off, l);
     Value r = tile::AddPtrOp::create(b, L, p.v.getType(), p.v, off.v);
     return TValue::tensor(r, p.dtype, p.shape);

@@ -194,6 +194,31 @@ void Parser::skipCompoundStatement() {
            atKeyword("finally"));
 }
 
+void Parser::skipHeaderKeepBody() {
+  int depth = 0;
+  while (!atEnd()) {
+    const Token &t = tok();
+    if (depth == 0 && (t.is(TokenKind::Newline) || t.is(TokenKind::Dedent)))
+      return; // a header without ':' is host code we do not need
+    if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+      ++depth;
+    else if ((t.isOp(")") || t.isOp("]") || t.isOp("}")) && depth > 0)
+      --depth;
+    else if (depth == 0 && t.isOp(":")) {
+      advance();
+      if (tok().is(TokenKind::Newline)) {
+        advance();
+        if (tok().is(TokenKind::Indent))
+          advance(); // the body's statements follow at module level
+      } else {
+        skipLogicalLine(); // a one-line body holds no def
+      }
+      return;
+    }
+    advance();
+  }
+}
+
 void Parser::skipTopLevelStatement() {
   while (atOp("@"))
     skipLogicalLine();
@@ -224,10 +249,13 @@ void Parser::parseModule(ParseResult &result) {
     } else if (t.isName("def") || t.isOp("@")) {
       parseTopLevelDef(module, result);
     } else if (t.isName("if") || t.isName("for") || t.isName("while") ||
-               t.isName("try") || t.isName("with") || t.isName("class") ||
-               t.isName("async") || t.isName("elif") || t.isName("else") ||
-               t.isName("except") || t.isName("finally") ||
-               isMatchStatement()) {
+               t.isName("try") || t.isName("with") || t.isName("elif") ||
+               t.isName("else") || t.isName("except") ||
+               t.isName("finally")) {
+      // Kernels may sit under a module-level `if` (optional dependencies) or
+      // `try`: the header is skipped and its body read as module level.
+      skipHeaderKeepBody();
+    } else if (t.isName("class") || t.isName("async") || isMatchStatement()) {
       skipCompoundStatement();
     } else {
       parseTopLevelSimpleLine(module);
@@ -370,8 +398,19 @@ bool Parser::parseFromImport(Module &module) {
   }
   if (base.empty() || !consumeKeyword("import"))
     return false;
-  if (consumeOp("*")) // star imports bind nothing we could know about
-    return atOp(";") || atLineEnd();
+  if (atOp("*")) {
+    // Recorded as localName "*": IRGen resolves otherwise unknown names in
+    // the imported module (e.g. `from triton.language import *`).
+    ImportBinding b;
+    b.loc = tok().loc;
+    b.localName = "*";
+    b.qualified = base;
+    advance();
+    if (!(atOp(";") || atLineEnd()))
+      return false;
+    module.imports.push_back(b);
+    return true;
+  }
   bool paren = consumeOp("(");
   std::vector<ImportBinding> bindings;
   do {

@@ -130,6 +130,9 @@ private:
   void skipIndentedBlock();
   void skipCompoundStatement();
   void skipTopLevelStatement();
+  /// Skips a compound statement's header up to its ':' so that the body is
+  /// read as module-level statements.
+  void skipHeaderKeepBody();
 
   //===--- Statements (ParserStmt.cpp) ------------------------------------===//
   bool parseStatement(Block &out);

@@ -101,6 +101,7 @@ struct TValue {
   FunctionInfo *fn = nullptr;  // Function
   std::shared_ptr<TValue> self; // Builtin bound to a receiver (x.sum)
   std::shared_ptr<BlockPtr> bp;
+  SourceLoc origin;            // where a variable got this value (messages)
 
   static TValue none() { TValue t; t.kind = None; return t; }
   static TValue integer(int64_t v) { TValue t; t.kind = Int; t.i = v; return t; }

@@ -28,7 +28,7 @@ static RankedTensorType tensorOf(Value v) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = int32_t(getStart()), end = int32_t(getEnd());
   if (end <= start)
     return emitOpError("end ") << end << " must exceed start " << start;
   auto type = getType();

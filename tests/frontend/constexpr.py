@@ -6,7 +6,7 @@ import triton.language as tl
 
 BLOCK_DEFAULT: tl.constexpr = 128
 SHIFT = tl.constexpr(3)
-NAME = "scaled"
+NAME = tl.constexpr("scaled")
 
 
 # RUN: tritium compile %s --kernel globals_and_folding --signature "*fp32,i32" 2>%t.err | FileCheck %s --check-prefix=G
