@@ -216,19 +216,17 @@ static std::pair<TValue, TValue> materializeBlockPtr(Emitter &em, const BlockPtr
   std::vector<int64_t> shape = bp.blockShape;
   for (size_t d = 0; d < rank; ++d) {
     // coord_d = offset_d + arange(0, B_d), shaped to broadcast along d.
-    CallArgs ar;
-    ar.loc = l;
-    ar.name = "tl.arange";
-    ar.args = {TValue::integer(0), TValue::integer(shape[d])};
-    ar.argLocs = {l, l};
-    TValue r = builtinTable().at("tl.arange")(em, ar);
+    TValue r = callBuiltin(em, "tl.arange", {TValue::integer(0), TValue::integer(shape[d])}, l);
     TValue coord = em.binary(BinOpKind::Add, em.cast(bp.offsets[d], DType::I64, l),
                              em.cast(r, DType::I64, l), l);
     std::vector<int64_t> s(rank, 1);
     s[d] = shape[d];
-    Value rs = tile::ReshapeOp::create(
-        em.b, em.loc(l), mlir::cast<RankedTensorType>(em.irType(DType::I64, s)), coord.v);
-    coord = TValue::tensor(rs, DType::I64, s);
+    if (s != coord.shape) {
+      Value rs = tile::ReshapeOp::create(
+          em.b, em.loc(l), mlir::cast<RankedTensorType>(em.irType(DType::I64, s)),
+          coord.v);
+      coord = TValue::tensor(rs, DType::I64, s);
+    }
     TValue off = em.binary(BinOpKind::Mul, coord, em.cast(bp.strides[d], DType::I64, l), l);
     ptr = em.binary(BinOpKind::Add, ptr, off, l);
     if (std::find(checked.begin(), checked.end(), int64_t(d)) != checked.end()) {
@@ -292,7 +290,7 @@ static TValue load(Emitter &em, CallArgs &c) {
   if (hasMask) {
     mask = em.toTensor(mask, a.loc("mask"));
     if (!mask.dtype.isBool())
-      mask = em.cast(mask, DType::I1, a.loc("mask"));
+      em.error(a.loc("mask"), c.name + " needs a boolean mask, got " + mask.typeStr());
     if (ptr.shape.empty() && !mask.shape.empty())
       em.error(a.loc("mask"), "mask is a block (" + mask.typeStr() +
                                   ") but the pointer is a scalar pointer; "
@@ -345,12 +343,15 @@ static TValue store(Emitter &em, CallArgs &c) {
   if (!ptr.isTensor() || !ptr.dtype.isPtr())
     em.error(a.loc("pointer"), "tl.store needs a pointer or a block of pointers, got " +
                                    ptr.typeStr());
+  if (ptr.dtype.isConst)
+    em.error(a.loc("pointer"), "cannot store through a constant pointer (" +
+                                   ptr.dtype.sigName() + ")");
   TValue value = em.toTensor(a.get("value"), a.loc("value"));
   std::vector<int64_t> shape = ptr.shape;
   if (hasMask) {
     mask = em.toTensor(mask, a.loc("mask"));
     if (!mask.dtype.isBool())
-      mask = em.cast(mask, DType::I1, a.loc("mask"));
+      em.error(a.loc("mask"), c.name + " needs a boolean mask, got " + mask.typeStr());
     shape = em.broadcastShapes(shape, mask.shape, a.loc("mask"));
   }
   if (ptr.shape.empty() && (!value.shape.empty() || (hasMask && !mask.shape.empty())))

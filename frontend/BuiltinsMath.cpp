@@ -114,9 +114,10 @@ static TValue fmaFn(Emitter &em, CallArgs &c) {
   legalizePair(em, x, y, c.loc);
   legalizePair(em, z, x, c.loc);
   legalizePair(em, z, y, c.loc);
-  if (!x.dtype.isFloat())
-    em.error(c.loc,
-             "tl.fma expects floating-point operands, got " + x.dtype.name());
+  for (const TValue *v : {&x, &y, &z})
+    if (!v->dtype.isFloat())
+      em.error(c.loc,
+               "tl.fma expects floating-point operands, got " + v->dtype.name());
   Value r = math::FmaOp::create(em.b, em.loc(c.loc), x.v, y.v, z.v);
   return TValue::tensor(r, x.dtype, x.shape);
 }
@@ -223,9 +224,9 @@ static TValue maxMin(Emitter &em, CallArgs &c, bool isMax) {
   Location L = em.loc(c.loc);
   DType d = x.dtype;
   Value r;
-  if (d.isPtr())
+  if (d.isPtr() || y.dtype.isPtr())
     em.error(c.loc, std::string(isMax ? "tl.maximum" : "tl.minimum") +
-                        " needs numbers, got " + x.typeStr());
+                        " needs numbers, got " + (d.isPtr() ? x : y).typeStr());
   if (d.isFloat()) {
     // NONE: maxnum/minnum return the number when one side is NaN;
     // ALL: maximumf/minimumf return NaN.
@@ -255,9 +256,10 @@ static TValue clamp(Emitter &em, CallArgs &c) {
   legalizePair(em, lo, hi, c.loc);
   legalizePair(em, x, lo, c.loc);
   legalizePair(em, x, hi, c.loc);
-  if (!x.dtype.isFloat())
-    em.error(c.loc,
-             "tl.clamp only supports floating point, got " + x.dtype.name());
+  for (const TValue *v : {&x, &lo, &hi})
+    if (!v->dtype.isFloat())
+      em.error(c.loc,
+               "tl.clamp only supports floating point, got " + v->dtype.name());
   auto mode = all ? tile::PropagateNan::ALL : tile::PropagateNan::NONE;
   Value r = tile::ClampFOp::create(em.b, em.loc(c.loc), x.v, lo.v, hi.v,
                                    tile::PropagateNanAttr::get(&em.ctx, mode));

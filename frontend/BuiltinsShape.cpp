@@ -51,7 +51,9 @@ static TValue reshape(Emitter &em, CallArgs &c, bool view) {
 }
 
 static TValue permute(Emitter &em, const TValue &x, std::vector<int64_t> order,
-                      SourceLoc l) {
+                      SourceLoc l, const std::string &name) {
+  if (x.shape.empty())
+    em.error(l, name + " needs a block, got the scalar " + x.typeStr());
   size_t r = x.shape.size();
   if (order.size() != r)
     em.error(l, "permutation " + shapeStr(order) + " does not match a block of rank " +
@@ -86,7 +88,7 @@ static TValue trans(Emitter &em, CallArgs &c) {
       dims.push_back(int64_t(i));
     std::swap(dims[dims.size() - 1], dims[dims.size() - 2]);
   }
-  return permute(em, x, dims, c.loc);
+  return permute(em, x, dims, c.loc, c.name);
 }
 
 static TValue permuteFn(Emitter &em, CallArgs &c) {
@@ -97,7 +99,7 @@ static TValue permuteFn(Emitter &em, CallArgs &c) {
     auto more = em.requireShape(v, c.loc, "dims");
     dims.insert(dims.end(), more.begin(), more.end());
   }
-  return permute(em, x, dims, c.loc);
+  return permute(em, x, dims, c.loc, c.name);
 }
 
 static TValue expandDims(Emitter &em, CallArgs &c) {

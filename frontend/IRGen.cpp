@@ -15,6 +15,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <sstream>
 
 using namespace tritium::fe;
@@ -71,6 +73,18 @@ tritium::fe::parseSignature(const std::string &sig, std::vector<ParamSpec> &out)
                "constexpr value)";
       p.kind = ParamSpec::Constexpr;
       p.value = s;
+      bool integer = s.find_first_not_of("0123456789", s[0] == '-' ? 1 : 0) ==
+                         std::string::npos && s != "-";
+      if (integer) {
+        errno = 0;
+        if (s[0] == '-')
+          (void)std::strtoll(s.c_str(), nullptr, 10);
+        else
+          (void)std::strtoull(s.c_str(), nullptr, 10);
+        if (errno == ERANGE)
+          return "signature entry " + std::to_string(index) + " '" + s +
+                 "': the integer does not fit in 64 bits";
+      }
     }
     out.push_back(p);
     ++index;
@@ -91,6 +105,15 @@ static TValue parseConstexprLiteral(const std::string &s) {
   errno = 0;
   long long i = std::strtoll(s.c_str(), &end, 0);
   if (end && *end == 0 && errno == 0) return TValue::integer(i);
+  if (end && *end == 0 && s[0] != '-') { // [2^63, 2^64): an unsigned int
+    errno = 0;
+    unsigned long long u = std::strtoull(s.c_str(), &end, 0);
+    if (errno == 0) {
+      TValue v = TValue::integer(int64_t(u));
+      v.unsignedInt = true;
+      return v;
+    }
+  }
   double f = std::strtod(s.c_str(), &end);
   if (end && *end == 0) return TValue::floating(f);
   std::string str = s;
@@ -681,8 +704,9 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     if (specs.size() != kernel->params.size())
       em.error(kernel->nameLoc,
                "signature has " + std::to_string(specs.size()) +
-                   " entries but kernel '" + kernelName + "' has " +
-                   std::to_string(kernel->params.size()) + " parameters");
+                   (specs.size() == 1 ? " entry" : " entries") + " but kernel '" +
+                   kernelName + "' has " + std::to_string(kernel->params.size()) +
+                   (kernel->params.size() == 1 ? " parameter" : " parameters"));
     em.module = ModuleOp::create(em.loc(top));
     result.module = em.module;
     em.b.setInsertionPointToEnd(em.module.getBody());

@@ -334,6 +334,7 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
   std::vector<MergeSlot> slots;
   std::vector<Value> yields[2];
   std::vector<Type> types;
+  std::vector<TValue> merged; // per yielded leaf: its dtype and shape
   for (auto &[name, v0] : branchScopes[0]) {
     auto it1 = branchScopes[1].find(name);
     if (it1 == branchScopes[1].end())
@@ -368,6 +369,9 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
       std::string what = name == kRet ? std::string("the return value")
                                       : "variable '" + name + "'";
       auto kindOf = [](DType d) { return d.isBool() ? 0 : d.isInt() ? 1 : 2; };
+      // Two numbers keep their natural types (2.0 vs 4 is an error, as in
+      // Triton); a number next to a tensor may adopt the tensor's type.
+      bool bothConst = a.isConstexpr() && c.isConstexpr();
       for (int br = 0; br < 2; ++br) {
         TValue &x = br == 0 ? a : c;
         const TValue &other = br == 0 ? c : a;
@@ -378,7 +382,8 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
         b.setInsertionPoint(blk->getTerminator());
         SourceLoc xl = x.origin.valid() ? x.origin : s.loc();
         x = toTensor(x, xl);
-        if (other.isTensor() && kindOf(x.dtype) <= kindOf(other.dtype))
+        if (!bothConst && other.isTensor() && !other.dtype.isPtr() &&
+            kindOf(x.dtype) <= kindOf(other.dtype))
           x = broadcastTo(cast(x, other.dtype, xl), other.shape, xl);
       }
       if (a.dtype != c.dtype || a.shape != c.shape)
@@ -388,6 +393,7 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
       yields[0].push_back(a.v);
       yields[1].push_back(c.v);
       types.push_back(a.v.getType());
+      merged.push_back(a);
     }
     slots.push_back({name, v0});
   }
@@ -426,10 +432,9 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
       }
       if (t0.isConstexpr() && t1.isConstexpr() && sameValue(t0, t1))
         return t0;
+      const TValue &m = merged[idx];
       Value r = newIf.getResult(idx++);
-      DType d = t0.isTensor() ? t0.dtype : t1.dtype;
-      auto shape = t0.isTensor() ? t0.shape : t1.shape;
-      return TValue::tensor(r, d, shape);
+      return TValue::tensor(r, m.dtype, m.shape);
     };
     scopes.back()[slot.name] = rebuildMerged(slot.tmpl, branchScopes[1][slot.name]);
   }

@@ -65,47 +65,85 @@ bool Emitter::foldBinary(BinOpKind op, const TValue &a, const TValue &c,
   if (!isNumber(a) || !isNumber(c))
     return false;
   if (isIntLike(a) && isIntLike(c)) {
-    int64_t x = asInt(a), y = asInt(c);
+    // Python ints are unbounded; constexprs hold [-2^63, 2^64) (the upper
+    // half as unsigned, which literal typing makes uint64).
+    using i128 = __int128;
+    auto wide = [](const TValue &v) -> i128 {
+      if (v.kind == TValue::Bool) return v.b;
+      return v.unsignedInt ? i128(uint64_t(v.i)) : i128(v.i);
+    };
+    auto text = [](i128 v) {
+      bool neg = v < 0;
+      unsigned __int128 u = neg ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
+      std::string t;
+      do { t.insert(t.begin(), char('0' + int(u % 10))); u /= 10; } while (u);
+      return neg ? "-" + t : t;
+    };
+    i128 x = wide(a), y = wide(c), r = 0;
+    const i128 lo = -(i128(1) << 63), hi = i128(1) << 64;
+    bool over = false;
+    auto checked = [&](i128 v) {
+      if (v < lo || v >= hi)
+        error(l, "integer overflow in a constant expression: " + a.repr() + " " +
+                     opSpelling(op) + " " + c.repr() + " = " + text(v) +
+                     " does not fit in 64 bits");
+      TValue t = TValue::integer(int64_t(v));
+      t.unsignedInt = v > i128(INT64_MAX);
+      return t;
+    };
     switch (op) {
-    case BinOpKind::Add: out = TValue::integer(x + y); return true;
-    case BinOpKind::Sub: out = TValue::integer(x - y); return true;
-    case BinOpKind::Mul: out = TValue::integer(x * y); return true;
+    case BinOpKind::Add: out = checked(x + y); return true;
+    case BinOpKind::Sub: out = checked(x - y); return true;
+    case BinOpKind::Mul:
+      over = __builtin_mul_overflow(x, y, &r);
+      if (over) error(l, "integer overflow in a constant expression: " + a.repr() +
+                             " * " + c.repr() + " does not fit in 64 bits");
+      out = checked(r);
+      return true;
     case BinOpKind::Div:
       if (y == 0) error(l, "division by zero in a constant expression");
       out = TValue::floating(double(x) / double(y));
       return true;
     case BinOpKind::FloorDiv: {
       if (y == 0) error(l, "integer division by zero in a constant expression");
-      int64_t q = x / y;
+      i128 q = x / y;
       if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
-      out = TValue::integer(q);
+      out = checked(q);
       return true;
     }
     case BinOpKind::Mod: {
       if (y == 0) error(l, "modulo by zero in a constant expression");
-      int64_t r = x % y;
-      if (r != 0 && ((r < 0) != (y < 0))) r += y;
-      out = TValue::integer(r);
+      i128 m = x % y;
+      if (m != 0 && ((m < 0) != (y < 0))) m += y;
+      out = checked(m);
       return true;
     }
     case BinOpKind::Pow: {
       if (y < 0) { out = TValue::floating(std::pow(double(x), double(y))); return true; }
-      int64_t r = 1;
-      for (int64_t k = 0; k < y; ++k) r *= x;
-      out = TValue::integer(r);
+      if (x == 0 || x == 1 || y == 0) { out = checked(y == 0 ? 1 : x); return true; }
+      if (x == -1) { out = checked(y % 2 ? -1 : 1); return true; }
+      i128 p = 1;
+      for (i128 k = 0; k < y; ++k) { // |x| >= 2: overflows within 128 steps
+        if (__builtin_mul_overflow(p, x, &p) || p < lo - hi || p > hi * 2)
+          error(l, "integer overflow in a constant expression: " + a.repr() +
+                       " ** " + c.repr() + " does not fit in 64 bits");
+      }
+      out = checked(p);
       return true;
     }
     case BinOpKind::LShift:
-      if (y < 0 || y > 63) error(l, "shift count " + std::to_string(y) + " out of range");
-      out = TValue::integer(int64_t(uint64_t(x) << y));
+      if (y < 0 || y > 64) error(l, "shift count " + text(y) + " out of range");
+      if (x != 0 && y > 0 && (x >= (i128(1) << (127 - y)) || x < -(i128(1) << (127 - y))))
+        error(l, "integer overflow in a constant expression");
+      out = checked(x << y);
       return true;
     case BinOpKind::RShift:
-      if (y < 0 || y > 63) error(l, "shift count " + std::to_string(y) + " out of range");
-      out = TValue::integer(x >> y);
+      if (y < 0) error(l, "negative shift count " + text(y));
+      out = checked(y > 126 ? (x < 0 ? -1 : 0) : x >> y);
       return true;
-    case BinOpKind::BitAnd: out = TValue::integer(x & y); break;
-    case BinOpKind::BitOr: out = TValue::integer(x | y); break;
-    case BinOpKind::BitXor: out = TValue::integer(x ^ y); break;
+    case BinOpKind::BitAnd: out = checked(x & y); break;
+    case BinOpKind::BitOr: out = checked(x | y); break;
+    case BinOpKind::BitXor: out = checked(x ^ y); break;
     case BinOpKind::MatMul:
       error(l, "'@' is not defined on numbers");
     }
@@ -181,7 +219,11 @@ bool Emitter::foldCompare(CmpOpKind op, const TValue &a, const TValue &c,
   };
   if (isNumber(a) && isNumber(c)) {
     if (isIntLike(a) && isIntLike(c)) {
-      int64_t x = asInt(a), y = asInt(c);
+      auto wide = [](const TValue &v) -> __int128 {
+        if (v.kind == TValue::Bool) return v.b;
+        return v.unsignedInt ? __int128(uint64_t(v.i)) : __int128(v.i);
+      };
+      __int128 x = wide(a), y = wide(c);
       return finish(x < y ? -1 : x > y ? 1 : 0);
     }
     double x = asFloat(a), y = asFloat(c);
@@ -229,6 +271,21 @@ static TValue materialize(Emitter &e, const TValue &v, DType t, SourceLoc l) {
       e.error(l, "cannot combine an unsigned " + t.name() +
                      " with the negative number " + std::to_string(x) +
                      "; cast one of them explicitly");
+    // A Python int must fit the type it is used in (Triton: "Scalar ... is
+    // out of range for type ...").
+    unsigned bits = t.bits();
+    bool fits = true;
+    if (bits < 64 && !t.isBool()) {
+      if (t.isUnsigned())
+        fits = !v.unsignedInt && x >= 0 && uint64_t(x) < (uint64_t(1) << bits);
+      else
+        fits = !v.unsignedInt && x >= -(int64_t(1) << (bits - 1)) &&
+               x < (int64_t(1) << (bits - 1));
+    } else if (bits == 64 && t.isSigned()) {
+      fits = !v.unsignedInt;
+    }
+    if (!fits)
+      e.error(l, "scalar " + v.repr() + " is out of range for type " + t.name());
     return TValue::tensor(e.constInt(t, x), t, {});
   }
   return e.cast(e.toTensor(v, l), t, l);

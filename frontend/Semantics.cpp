@@ -193,6 +193,9 @@ static bool isDivOrMod(BinOpKind op) {
 DType Emitter::promote(const TValue &a, const TValue &c, BinOpKind op,
                        SourceLoc l) {
   DType at = typeOf(a, l), ct = typeOf(c, l);
+  if (at.isPtr() || ct.isPtr())
+    error(l, "expected numbers, got " + a.typeStr() + " and " + c.typeStr() +
+                 ": pointers only support + and - with integer offsets");
   bool divMod = isDivOrMod(op);
   bool aScalar = a.isConstexpr(), cScalar = c.isConstexpr();
   // A Python number of a lower-or-equal kind does not take part.

@@ -9,6 +9,8 @@
 #include "ir/TileDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 using namespace tritium::fe;
@@ -53,18 +55,27 @@ std::string DType::name() const {
 
 std::string DType::sigName() const {
   if (isPtr())
-    return "*" + pointee().sigName();
+    return std::string(isConst ? "*k" : "*") + pointee().sigName();
   return kInfo[kind].sig;
 }
 
 bool DType::fromSigName(std::string_view s, DType &out) {
   uint8_t depth = 0;
+  bool isConst = false;
   while (!s.empty() && s.front() == '*') {
     ++depth;
     s.remove_prefix(1);
-    if (!s.empty() && s.front() == 'k') // const pointer: *kfp32
+    if (!s.empty() && s.front() == 'k') { // const pointer: *kfp32
+      isConst = depth == 1;
       s.remove_prefix(1);
+    }
   }
+  bool ok = fromSigNameBase(s, depth, out);
+  out.isConst = ok && isConst;
+  return ok;
+}
+
+bool DType::fromSigNameBase(std::string_view s, uint8_t depth, DType &out) {
   if (s == "i1" || s == "u1" || s == "B") {
     out = DType(I1, depth);
     return true;
@@ -148,9 +159,23 @@ std::string TValue::repr() const {
     else
       os << i;
     return os.str();
-  case Float:
-    os << f;
-    return os.str();
+  case Float: {
+    if (std::isnan(f)) return "nan";
+    if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
+    // Shortest text that reads back as the same double, like Python's repr.
+    std::string t;
+    for (int prec = 1; prec <= 17; ++prec) {
+      std::ostringstream o;
+      o.precision(prec);
+      o << f;
+      t = o.str();
+      if (std::strtod(t.c_str(), nullptr) == f)
+        break;
+    }
+    if (t.find_first_of(".e") == std::string::npos)
+      t += ".0";
+    return t;
+  }
   case Bool: return b ? "True" : "False";
   case Str: return "'" + s + "'";
   case Type: return dtype.name();

@@ -34,6 +34,7 @@ struct DType {
   };
   Kind kind = Void;
   uint8_t ptrDepth = 0;
+  bool isConst = false; // a `*k` pointer: read-only memory
 
   DType() = default;
   DType(Kind k, uint8_t depth = 0) : kind(k), ptrDepth(depth) {}
@@ -48,6 +49,7 @@ struct DType {
   bool isVoid() const { return !isPtr() && kind == Void; }
   unsigned bits() const; // 64 for pointers
   DType pointee() const { return DType(kind, uint8_t(ptrDepth - 1)); }
+  DType withoutConst() const { return DType(kind, ptrDepth); }
   DType pointerTo() const { return DType(kind, uint8_t(ptrDepth + 1)); }
   /// Triton's spelling: int32, uint8, float16, bfloat16, pointer<fp32>...
   std::string name() const;
@@ -63,6 +65,7 @@ struct DType {
   /// Parses a signature type (`i32`, `fp16`, `*fp32`, `*k fp32`); false when
   /// unknown.
   static bool fromSigName(std::string_view s, DType &out);
+  static bool fromSigNameBase(std::string_view s, uint8_t depth, DType &out);
   /// Parses a `tl` attribute name (`int32`, `float16`, `bfloat16`, ...).
   static bool fromTlName(std::string_view s, DType &out);
 };

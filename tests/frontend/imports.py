@@ -1,3 +1,5 @@
+# Kernel discovery: import aliases, decorator forms, constexpr globals, helper
+# order, and host code the frontend must skip (details in the docstring).
 """Kernel discovery in a realistic module (module docstring on purpose).
 
 Every import alias of triton / triton.language, decorator forms (plain,

@@ -399,6 +399,27 @@ def literal_types(P64, PU64):
     tl.store(PU64, 2**63)
 
 
+# Constexpr values given in --signature are typed like literals: 3000000000
+# is u32, 4294967296 is i64, 2**63 is u64 (not a float).
+# RUN: tritium compile %s --kernel signature_constant --signature "*i64,3000000000" --emit tile | FileCheck %s --check-prefix=SIG-U32
+# SIG-U32-LABEL: func.func @signature_constant(%arg0: !tile.ptr<i64>)
+# SIG-U32: %[[C:.*]] = arith.constant -1294967296 : i32
+# SIG-U32: %[[W:.*]] = arith.extui %[[C]] : i32 to i64
+# SIG-U32: tile.store %arg0, %[[W]] : !tile.ptr<i64>
+# RUN: tritium compile %s --kernel signature_constant --signature "*i64,4294967296" --emit tile | FileCheck %s --check-prefix=SIG-I64
+# SIG-I64-LABEL: func.func @signature_constant(%arg0: !tile.ptr<i64>)
+# SIG-I64: %[[C:.*]] = arith.constant 4294967296 : i64
+# SIG-I64-NEXT: tile.store %arg0, %[[C]] : !tile.ptr<i64>
+# RUN: tritium compile %s --kernel signature_constant --signature "*i64,9223372036854775808" --emit tile | FileCheck %s --check-prefix=SIG-U64
+# SIG-U64-LABEL: func.func @signature_constant(%arg0: !tile.ptr<i64>)
+# SIG-U64-NOT: f32
+# SIG-U64: %[[C:.*]] = arith.constant -9223372036854775808 : i64
+# SIG-U64-NEXT: tile.store %arg0, %[[C]] : !tile.ptr<i64>
+@triton.jit
+def signature_constant(P, V: tl.constexpr):
+    tl.store(P, V)
+
+
 # Integer '/' by a literal: the literal takes the tensor's type, then both go
 # to fp32.
 # RUN: tritium compile %s --kernel int_div_literal --signature "*i8,*fp32,4" --emit tile | FileCheck %s --check-prefix=DIV-LIT
@@ -414,6 +435,60 @@ def int_div_literal(A, C, N: tl.constexpr):
     offs = tl.arange(0, N)
     a = tl.load(A + offs)
     tl.store(C + offs, a / 2)
+
+
+# A literal assigned to a variable under a runtime condition becomes a typed
+# value (Triton's visit_Assign turns Python numbers into tensors), so the if
+# yields it: an i32 here, converted to f32 by the store.
+# RUN: tritium compile %s --kernel literal_in_branch --signature "*fp32,i32" --emit tile | FileCheck %s --check-prefix=LIT-IF
+# LIT-IF-LABEL: func.func @literal_in_branch(%arg0: !tile.ptr<f32>, %arg1: i32)
+# LIT-IF: %[[COND:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
+# LIT-IF: %[[A:.*]] = scf.if %[[COND]] -> (i32) {
+# LIT-IF: scf.yield %{{.*}} : i32
+# LIT-IF: } else {
+# LIT-IF: scf.yield %{{.*}} : i32
+# LIT-IF: %[[AF:.*]] = arith.sitofp %[[A]] : i32 to f32
+# LIT-IF: tile.store %arg0, %[[AF]] : !tile.ptr<f32>
+@triton.jit
+def literal_in_branch(X, n):
+    a = 1
+    if n > 0:
+        a = 2
+    tl.store(X, a)
+
+
+# The same with both branches assigning a fresh name.
+# RUN: tritium compile %s --kernel literal_in_both_branches --signature "*fp32,i32" --emit tile | FileCheck %s --check-prefix=LIT-IF-ELSE
+# LIT-IF-ELSE-LABEL: func.func @literal_in_both_branches(%arg0: !tile.ptr<f32>, %arg1: i32)
+# LIT-IF-ELSE: %[[A:.*]] = scf.if %{{.*}} -> (i32) {
+# LIT-IF-ELSE: scf.yield %{{.*}} : i32
+# LIT-IF-ELSE: } else {
+# LIT-IF-ELSE: scf.yield %{{.*}} : i32
+# LIT-IF-ELSE: %[[AF:.*]] = arith.sitofp %[[A]] : i32 to f32
+# LIT-IF-ELSE: tile.store %arg0, %[[AF]] : !tile.ptr<f32>
+@triton.jit
+def literal_in_both_branches(X, n):
+    if n > 0:
+        a = 1
+    else:
+        a = 3
+    tl.store(X, a)
+
+
+# The loop analogue already works: acc = 0 is carried as an i32.
+# RUN: tritium compile %s --kernel literal_in_loop --signature "*fp32,i32" --emit tile | FileCheck %s --check-prefix=LIT-LOOP
+# LIT-LOOP-LABEL: func.func @literal_in_loop(%arg0: !tile.ptr<f32>, %arg1: i32)
+# LIT-LOOP: %[[ACC:.*]] = scf.for %[[I:.*]] = %{{.*}} to %arg1 step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (i32)  : i32 {
+# LIT-LOOP: %[[NEXT:.*]] = arith.addi %[[A]], %[[I]] : i32
+# LIT-LOOP: scf.yield %[[NEXT]] : i32
+# LIT-LOOP: %[[AF:.*]] = arith.sitofp %[[ACC]] : i32 to f32
+# LIT-LOOP: tile.store %arg0, %[[AF]] : !tile.ptr<f32>
+@triton.jit
+def literal_in_loop(X, n):
+    acc = 0
+    for i in range(n):
+        acc += i
+    tl.store(X, acc)
 
 
 # ---- pointers ----

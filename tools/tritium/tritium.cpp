@@ -65,11 +65,19 @@ int runCompile(const CompileCmd &cmd) {
     out = dumpFunction(*fn);
   } else {
     // A kernel whose def did not parse reports its syntax error.
+    bool found = false;
     for (auto &[name, diag] : parsed.skippedFunctions)
       if (name == cmd.kernel) {
         std::cerr << diag.render();
         return 1;
       }
+    for (auto &f : parsed.module->functions)
+      found |= f->name == cmd.kernel;
+    if (!found) {
+      std::cerr << "tritium: error: no function named '" << cmd.kernel << "' in "
+                << cmd.file << "\n";
+      return 1;
+    }
     std::vector<ParamSpec> specs;
     if (auto err = parseSignature(cmd.signature, specs)) {
       std::cerr << "tritium: error: --signature: " << *err << "\n";
@@ -128,7 +136,8 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   compile->add_option("--num-stages", cmd.numStages, "software pipelining stages");
   compile->add_flag("--debug", cmd.debug, "keep device_assert checks");
-  compile->add_flag("--locations", cmd.locations, "print source locations");
+  compile->add_flag("--locations", cmd.locations,
+                    "print each op's source location (file:line:col)");
   compile->add_option("-o,--output", cmd.output, "output file (default stdout)");
   CLI11_PARSE(app, argc, argv);
   return runCompile(cmd);
