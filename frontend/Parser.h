@@ -164,6 +164,8 @@ private:
   ExprPtr parseStarTargets();
   ExprPtr parseDisjunction();
   ExprPtr parseConjunction();
+  ExprPtr parseBoolChain(BoolOpKind kind, const char *keyword,
+                         ExprPtr (Parser::*operand)());
   ExprPtr parseInversion();
   ExprPtr parseComparison();
   ExprPtr parseBinary(int minPrec);

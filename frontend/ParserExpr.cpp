@@ -247,32 +247,25 @@ ExprPtr Parser::parseYield() {
 
 // disjunction: conjunction ('or' conjunction)*
 ExprPtr Parser::parseDisjunction() {
-  size_t start = pos_;
-  ExprPtr first = parseConjunction();
-  if (!first || !atKeyword("or"))
-    return first;
-  auto op = std::make_unique<BoolOpExpr>(SourceRange{}, BoolOpKind::Or);
-  op->values.push_back(std::move(first));
-  while (consumeKeyword("or")) {
-    ExprPtr value = parseConjunction();
-    if (!value)
-      return nullptr;
-    op->values.push_back(std::move(value));
-  }
-  op->range = rangeFrom(start);
-  return op;
+  return parseBoolChain(BoolOpKind::Or, "or", &Parser::parseConjunction);
 }
 
 // conjunction: inversion ('and' inversion)*
 ExprPtr Parser::parseConjunction() {
+  return parseBoolChain(BoolOpKind::And, "and", &Parser::parseInversion);
+}
+
+// operand (keyword operand)*, collected into one BoolOpExpr
+ExprPtr Parser::parseBoolChain(BoolOpKind kind, const char *keyword,
+                               ExprPtr (Parser::*operand)()) {
   size_t start = pos_;
-  ExprPtr first = parseInversion();
-  if (!first || !atKeyword("and"))
+  ExprPtr first = (this->*operand)();
+  if (!first || !atKeyword(keyword))
     return first;
-  auto op = std::make_unique<BoolOpExpr>(SourceRange{}, BoolOpKind::And);
+  auto op = std::make_unique<BoolOpExpr>(SourceRange{}, kind);
   op->values.push_back(std::move(first));
-  while (consumeKeyword("and")) {
-    ExprPtr value = parseInversion();
+  while (consumeKeyword(keyword)) {
+    ExprPtr value = (this->*operand)();
     if (!value)
       return nullptr;
     op->values.push_back(std::move(value));

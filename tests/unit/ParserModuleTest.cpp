@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/AstDump.h"
 #include "frontend/Parser.h"
+#include "tests/unit/ParserTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,58 +18,7 @@
 
 using namespace tritium::fe;
 
-namespace {
-
-ParseResult parse(const std::string &text) {
-  return parseSource("test.py", text);
-}
-
-/// The inline dump of `src` parsed as the value of a global assignment.
-std::string expr(const std::string &src) {
-  ParseResult r = parse("_ = " + src + "\n");
-  INFO("expression: " << src);
-  REQUIRE(r.errors.empty());
-  REQUIRE(r.module->globals.size() == 1);
-  return inlineExpr(*r.module->globals[0].value);
-}
-
-/// Parses `def f():` with the given (already indented) body; requires it
-/// to parse cleanly.
-ParseResult function(const std::string &body) {
-  ParseResult r = parse("def f():\n" + body);
-  INFO("body:\n" << body);
-  REQUIRE(r.errors.empty());
-  if (!r.skippedFunctions.empty())
-    FAIL(r.skippedFunctions[0].second.render());
-  REQUIRE(r.module->functions.size() == 1);
-  return r;
-}
-
-const Block &bodyOf(const ParseResult &r) {
-  return r.module->functions[0]->body;
-}
-
-/// The diagnostic of a single function that must fail to parse.
-Diagnostic defError(const std::string &text) {
-  ParseResult r = parse(text);
-  INFO("source:\n" << text);
-  CHECK(r.errors.empty());
-  REQUIRE(r.skippedFunctions.size() == 1);
-  return r.skippedFunctions[0].second;
-}
-
-template <typename T> const T &as(const Stmt &s) {
-  return static_cast<const T &>(s);
-}
-template <typename T> const T &as(const Expr &e) {
-  return static_cast<const T &>(e);
-}
-
-bool locIs(SourceLoc loc, uint32_t line, uint32_t col) {
-  return loc.line == line && loc.col == col;
-}
-
-} // namespace
+using namespace tritium::fe::test;
 
 //===----------------------------------------------------------------------===//
 // Module level
