@@ -75,11 +75,7 @@ static TValue permute(Emitter &em, const TValue &x, std::vector<int64_t> order,
 static TValue trans(Emitter &em, CallArgs &c) {
   auto a = em.bind(c, {"input", "*dims"});
   TValue x = requireBlock(em, a.get("input"), a.loc("input"), "input");
-  std::vector<int64_t> dims;
-  for (auto &v : a.varargs()) {
-    auto more = em.requireShape(v, c.loc, "dims");
-    dims.insert(dims.end(), more.begin(), more.end());
-  }
+  std::vector<int64_t> dims = shapeArgs(em, a, "dims", c.loc);
   if (dims.empty()) {
     if (x.shape.size() < 2)
       em.error(c.loc, "tl.trans with no dims needs a block of rank >= 2, got " +
@@ -94,11 +90,7 @@ static TValue trans(Emitter &em, CallArgs &c) {
 static TValue permuteFn(Emitter &em, CallArgs &c) {
   auto a = em.bind(c, {"input", "*dims"});
   TValue x = requireBlock(em, a.get("input"), a.loc("input"), "input");
-  std::vector<int64_t> dims;
-  for (auto &v : a.varargs()) {
-    auto more = em.requireShape(v, c.loc, "dims");
-    dims.insert(dims.end(), more.begin(), more.end());
-  }
+  std::vector<int64_t> dims = shapeArgs(em, a, "dims", c.loc);
   return permute(em, x, dims, c.loc, c.name);
 }
 
