@@ -26,6 +26,7 @@ const std::unordered_map<std::string, BuiltinFn> &tritium::fe::builtinTable() {
     registerMiscBuiltins(t);
     registerRandomBuiltins(t);
     registerAtomicBuiltins(t);
+    registerDescriptorBuiltins(t);
     return t;
   }();
   return table;

@@ -21,6 +21,7 @@ void registerMathBuiltins(BuiltinTable &t);   // BuiltinsMath.cpp
 void registerMiscBuiltins(BuiltinTable &t);   // BuiltinsMisc.cpp
 void registerRandomBuiltins(BuiltinTable &t); // BuiltinsRandom.cpp
 void registerAtomicBuiltins(BuiltinTable &t); // BuiltinsAtomic.cpp
+void registerDescriptorBuiltins(BuiltinTable &t); // BuiltinsDescriptor.cpp
 
 /// Calls the builtin `name` with positional `args` (a located error if the
 /// table has no such entry).

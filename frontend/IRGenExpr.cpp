@@ -259,6 +259,22 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
     m.self = std::make_shared<TValue>(base);
     return m;
   }
+  case TValue::Descriptor: {
+    if (attr == "dtype")
+      return TValue::type(base.dtype);
+    if (attr == "block_shape") {
+      std::vector<TValue> dims;
+      for (int64_t d : base.shape)
+        dims.push_back(TValue::integer(d));
+      return TValue::tuple(dims);
+    }
+    std::string name = "tensordesc." + attr;
+    if (!builtinTable().count(name))
+      error(l, "tensor descriptor has no attribute '" + attr + "'");
+    TValue m = TValue::builtin(name);
+    m.self = std::make_shared<TValue>(base);
+    return m;
+  }
   case TValue::Int: case TValue::Float: case TValue::Bool:
     if (attr == "value")
       return base; // tl.constexpr(...).value

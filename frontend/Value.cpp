@@ -191,6 +191,7 @@ std::string TValue::repr() const {
   case Builtin: return "<builtin " + s + ">";
   case BlockPointer: return "<block pointer>";
   case Slice: return ":";
+  case Descriptor: return typeStr();
   }
   return "?";
 }
@@ -211,6 +212,7 @@ std::string TValue::typeStr() const {
   case Builtin: return "builtin function";
   case BlockPointer: return "block pointer";
   case Slice: return "slice";
+  case Descriptor: return "tensor_descriptor<" + dtype.name() + shapeText(shape) + ">";
   case Undefined: return "undefined";
   }
   return "?";

@@ -90,6 +90,7 @@ struct TValue {
     Builtin,   // a builtin function (s: "tl.load", "min", ...); self for methods
     BlockPointer, // bp
     Slice,     // ':' inside a subscript
+    Descriptor, // a tensor descriptor: v, dtype (element), shape (block)
   };
   Kind kind = Undefined;
   int64_t i = 0;

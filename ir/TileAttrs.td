@@ -63,4 +63,14 @@ def Tile_ScaleDotElemTypeAttr : Tile_I32Enum<"ScaleDotElemType",
   I32EnumAttrCase<"E2M1", 4, "e2m1">, I32EnumAttrCase<"BF16", 5, "bf16">,
   I32EnumAttrCase<"FP16", 6, "fp16">]>;
 
+def Tile_PaddingOptionAttr : Tile_I32Enum<"PaddingOption",
+    "value of out-of-bounds descriptor lanes", [
+  I32EnumAttrCase<"PAD_ZERO", 1, "zero">, I32EnumAttrCase<"PAD_NAN", 2, "nan">]>;
+
+def Tile_DescriptorReduceKindAttr : Tile_I32Enum<"DescriptorReduceKind",
+    "reduction of a descriptor store", [
+  I32EnumAttrCase<"ADD", 1, "add">, I32EnumAttrCase<"MIN", 2, "min">,
+  I32EnumAttrCase<"MAX", 3, "max">, I32EnumAttrCase<"AND", 4, "and">,
+  I32EnumAttrCase<"OR", 5, "or">, I32EnumAttrCase<"XOR", 6, "xor">]>;
+
 #endif // TILE_ATTRS

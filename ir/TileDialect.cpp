@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/TileDialect.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -86,6 +87,6 @@ Type mlir::tile::getPointerTypeLike(Type elementLike) {
 
 void mlir::tile::registerTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect, arith::ArithDialect, math::MathDialect,
-                  scf::SCFDialect, func::FuncDialect>();
+                  scf::SCFDialect, func::FuncDialect, cf::ControlFlowDialect>();
   func::registerInlinerExtension(registry);
 }

@@ -42,7 +42,8 @@ Type getPointerTypeLike(Type elementLike);
 /// A type with `like`'s shape (or scalar) and element type `element`.
 Type withElementType(Type like, Type element);
 
-/// Adds tile, arith, math, scf, func (with its inliner) to a registry.
+/// Adds tile, arith, math, scf, func (with its inliner) and cf (branches in
+/// map_elementwise bodies) to a registry.
 void registerTileDialects(DialectRegistry &registry);
 
 } // namespace mlir::tile

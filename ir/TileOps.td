@@ -604,6 +604,154 @@ def Tile_HintOp : Tile_Op<"hint", [Pure, SameOperandsAndResultType]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeTensorDescOp : Tile_Op<"make_tensor_descriptor", [Pure,
+    SameVariadicOperandSize]> {
+  let summary = "Describe a strided global tensor for block access";
+  let description = [{
+    `shape` (i32) and `strides` (i64, in elements; the last must be 1) have
+    one entry per dimension of the descriptor's block type.
+
+    Example: `%d = tile.make_tensor_descriptor %base, [%m, %n], [%s, %c1] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x64xf16>>`
+  }];
+  let arguments = (ins Tile_PtrType:$base, Variadic<I32>:$shape,
+                       Variadic<I64>:$strides,
+                       DefaultValuedAttr<Tile_PaddingOptionAttr,
+                                         "::mlir::tile::PaddingOption::PAD_ZERO">:$padding);
+  let results = (outs Tile_TensorDescType:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` (`padding` `=` $padding^)? attr-dict
+    `:` qualified(type($base)) `,` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescriptorLoadOp : Tile_Op<"descriptor_load", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>]>]> {
+  let summary = "Load the block at `indices` of a tensor descriptor";
+  let description = [{
+    Lanes outside the described tensor read the descriptor's padding.
+
+    Example: `%t = tile.descriptor_load %d[%i, %j] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>`
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$indices,
+                       OptionalAttr<Tile_CacheModifierAttr>:$cache,
+                       OptionalAttr<Tile_EvictionPolicyAttr>:$evict);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescriptorStoreOp : Tile_Op<"descriptor_store", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>, MemWrite<Tile_GlobalMemory>]>]> {
+  let summary = "Store a block at `indices` of a tensor descriptor";
+  let description = [{
+    Lanes outside the described tensor are not written.
+
+    Example: `tile.descriptor_store %d[%i, %j], %t : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>`
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Tile_Tensor:$src,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescriptorReduceOp : Tile_Op<"descriptor_reduce", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>, MemWrite<Tile_GlobalMemory>]>]> {
+  let summary = "Atomically combine a block into a tensor descriptor";
+  let description = [{
+    `*dst = kind(*dst, src)` per in-bounds lane (desc.atomic_add and friends).
+
+    Example: `tile.descriptor_reduce add, %d[%i, %j], %t : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>`
+  }];
+  let arguments = (ins Tile_DescriptorReduceKindAttr:$kind,
+                       Tile_TensorDescType:$desc, Tile_Tensor:$src,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescriptorGatherOp : Tile_Op<"descriptor_gather", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>]>]> {
+  let summary = "Gather rows `x_offsets` of a 2-D descriptor from column `y_offset`";
+  let description = [{
+    The result has one row per entry of `x_offsets`; its width is the
+    descriptor block's.
+
+    Example: `%t = tile.descriptor_gather %d[%rows, %col] : (!tile.tensordesc<tensor<1x64xf16>>, tensor<8xi32>, i32) -> tensor<8x64xf16>`
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc,
+                       RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescriptorScatterOp : Tile_Op<"descriptor_scatter", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>, MemWrite<Tile_GlobalMemory>]>]> {
+  let summary = "Scatter rows of `src` to rows `x_offsets`, column `y_offset`";
+  let description = [{
+    Example: `tile.descriptor_scatter %d[%rows, %col], %t : !tile.tensordesc<tensor<1x64xf16>>, tensor<8xi32>, tensor<8x64xf16>`
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc,
+                       RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset,
+                       Tile_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($x_offsets) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Per-element code
+//===----------------------------------------------------------------------===//
+
+def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [RecursiveMemoryEffects,
+    SameOperandsAndResultShape]> {
+  let summary = "Apply a scalar region to every element (tl.map_elementwise)";
+  let description = [{
+    The region takes one scalar per operand (`pack` consecutive elements of
+    each when `pack` > 1) and yields one scalar per result with
+    `tile.map_elementwise.return`; it may branch.
+
+    Example:
+    ```
+    %r = tile.map_elementwise(%x) pack = 1 {
+    ^bb0(%a: f32):
+      %z = arith.constant 0.0 : f32
+      %m = arith.maximumf %a, %z : f32
+      tile.map_elementwise.return %m : f32
+    } : (tensor<64xf32>) -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<Tile_Tensor>:$result);
+  let regions = (region AnyRegion:$scalarOp);
+  let assemblyFormat = [{
+    `(` $srcs `)` `pack` `=` $pack $scalarOp attr-dict `:` functional-type($srcs, $result)
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Tile_MapElementwiseReturnOp : Tile_Op<"map_elementwise.return",
+    [HasParent<"MapElementwiseOp">, Pure, Terminator]> {
+  let summary = "Yield the scalars of a map_elementwise region";
+  let description = [{ Example: `tile.map_elementwise.return %m : f32` }];
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
+//===----------------------------------------------------------------------===//
 // Debug and synchronization
 //===----------------------------------------------------------------------===//
 

@@ -32,6 +32,18 @@ def Tile_PtrType : Tile_TypeDef<"Pointer", "ptr"> {
   ];
 }
 
+def Tile_TensorDescType : Tile_TypeDef<"TensorDesc", "tensordesc"> {
+  let summary = "Descriptor of a strided global tensor, read and written in blocks";
+  let description = [{
+    Made by `tile.make_tensor_descriptor`; `blockType` is the tile one
+    descriptor access moves (a TMA box on Hopper).
+
+    Example: `!tile.tensordesc<tensor<64x64xf16>>`
+  }];
+  let parameters = (ins "RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+}
+
 // Element types Triton kernels compute with. Integers are signless: the
 // frontend tracks signedness and picks signed or unsigned operations.
 def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F8E4M3B11FNUZ, F8E4M3FNUZ,

@@ -229,3 +229,54 @@ func.func @bad_pointee_store(%p: !tile.ptr<f32>, %v: i32) {
   "tile.store"(%p, %v) : (!tile.ptr<f32>, i32) -> ()
   return
 }
+
+// -----
+
+func.func @desc_rank(%p: !tile.ptr<f16>, %m: i32, %s: i64) {
+  // expected-error @+1 {{has 1 sizes and 1 strides for a block of rank 2}}
+  %d = tile.make_tensor_descriptor %p, [%m], [%s] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
+  return
+}
+
+// -----
+
+func.func @desc_elem(%p: !tile.ptr<f32>, %m: i32, %s: i64) {
+  // expected-error @+1 {{base points to 'f32' but the block holds 'f16'}}
+  %d = tile.make_tensor_descriptor %p, [%m, %m], [%s, %s] : !tile.ptr<f32>, !tile.tensordesc<tensor<64x32xf16>>
+  return
+}
+
+// -----
+
+func.func @desc_load(%d: !tile.tensordesc<tensor<64x32xf16>>, %i: i32) {
+  // expected-error @+1 {{moves 'tensor<32x64xf16>' but the descriptor's block is 'tensor<64x32xf16>'}}
+  %l = tile.descriptor_load %d[%i, %i] : !tile.tensordesc<tensor<64x32xf16>> -> tensor<32x64xf16>
+  return
+}
+
+// -----
+
+func.func @desc_indices(%d: !tile.tensordesc<tensor<64x32xf16>>, %i: i32, %t: tensor<64x32xf16>) {
+  // expected-error @+1 {{takes 2 indices for a rank-2 descriptor, got 1}}
+  tile.descriptor_store %d[%i], %t : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @gather_rows(%d: !tile.tensordesc<tensor<1x32xf16>>, %r: tensor<8xi32>, %j: i32) {
+  // expected-error @+1 {{moves 'tensor<4x32xf16>' but should move [8x32] of 'f16'}}
+  %g = tile.descriptor_gather %d[%r, %j] : (!tile.tensordesc<tensor<1x32xf16>>, tensor<8xi32>, i32) -> tensor<4x32xf16>
+  return
+}
+
+// -----
+
+func.func @map_args(%x: tensor<64xf32>) {
+  // expected-error @+1 {{body takes 1 arguments; expected 2 (1 operands x pack 2)}}
+  %r = tile.map_elementwise(%x) pack = 2 {
+  ^bb0(%a: f32):
+    tile.map_elementwise.return %a, %a : f32, f32
+  } : (tensor<64xf32>) -> tensor<64xf32>
+  return
+}

@@ -154,3 +154,47 @@ func.func @misc(%v: tensor<64xi32>, %m: tensor<64xi1>, %f: tensor<64xf32>, %c: i
   tile.barrier
   return
 }
+
+// CHECK-LABEL: func @descriptors
+func.func @descriptors(%base: !tile.ptr<f16>, %m: i32, %n: i32, %s: i64, %one: i64,
+                       %i: i32, %j: i32, %t: tensor<64x32xf16>, %rows: tensor<8xi32>,
+                       %g: tensor<8x32xf16>, %rb: !tile.ptr<f16>) {
+  // CHECK: %[[D:.*]] = tile.make_tensor_descriptor %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
+  %d = tile.make_tensor_descriptor %base, [%m, %n], [%s, %one] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
+  // CHECK: tile.make_tensor_descriptor {{.*}} padding = nan : !tile.ptr<f16>
+  %dn = tile.make_tensor_descriptor %base, [%m, %n], [%s, %one] padding = nan : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
+  // CHECK: tile.descriptor_load %[[D]][%{{.*}}, %{{.*}}] : !tile.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+  %l = tile.descriptor_load %d[%i, %j] : !tile.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+  // CHECK: tile.descriptor_store %[[D]][%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  tile.descriptor_store %d[%i, %j], %t : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  // CHECK: tile.descriptor_reduce max, %[[D]][%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  tile.descriptor_reduce max, %d[%i, %j], %t : !tile.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  // CHECK: %[[R:.*]] = tile.make_tensor_descriptor
+  %r = tile.make_tensor_descriptor %rb, [%m, %n], [%s, %one] : !tile.ptr<f16>, !tile.tensordesc<tensor<1x32xf16>>
+  // CHECK: tile.descriptor_gather %[[R]][%{{.*}}, %{{.*}}] : (!tile.tensordesc<tensor<1x32xf16>>, tensor<8xi32>, i32) -> tensor<8x32xf16>
+  %ga = tile.descriptor_gather %r[%rows, %j] : (!tile.tensordesc<tensor<1x32xf16>>, tensor<8xi32>, i32) -> tensor<8x32xf16>
+  // CHECK: tile.descriptor_scatter %[[R]][%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<1x32xf16>>, tensor<8xi32>, tensor<8x32xf16>
+  tile.descriptor_scatter %r[%rows, %j], %g : !tile.tensordesc<tensor<1x32xf16>>, tensor<8xi32>, tensor<8x32xf16>
+  return
+}
+
+// CHECK-LABEL: func @map
+func.func @map(%x: tensor<64xf32>, %y: tensor<64xi32>) -> tensor<64xf32> {
+  // CHECK: tile.map_elementwise(%{{.*}}, %{{.*}}) pack = 1 {
+  // CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: i32):
+  // CHECK: cf.cond_br
+  // CHECK: tile.map_elementwise.return %{{.*}} : f32
+  // CHECK: } : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
+  %r = tile.map_elementwise(%x, %y) pack = 1 {
+  ^bb0(%a: f32, %b: i32):
+    %z = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %b, %z : i32
+    cf.cond_br %c, ^pos, ^neg
+  ^pos:
+    tile.map_elementwise.return %a : f32
+  ^neg:
+    %n = arith.negf %a : f32
+    tile.map_elementwise.return %n : f32
+  } : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
