@@ -63,6 +63,10 @@ static TValue devicePrint(Emitter &em, CallArgs &c, bool python) {
     vals.push_back(v.v);
     signs.push_back(v.dtype.isSigned() ? 1 : 0);
   }
+  // Triton's spacing: "pid (..) idx (..)" + prefix + value, with a space put
+  // before prefixes longer than two characters and after a non-empty one.
+  if (prefix.size() > 2 && prefix[0] != ' ')
+    prefix = " " + prefix;
   if (!prefix.empty() && prefix.back() != ' ' && !vals.empty())
     prefix += " ";
   tile::PrintOp::create(em.b, em.loc(c.loc), em.b.getStringAttr(prefix),

@@ -7,9 +7,9 @@ import triton.language as tl
 
 # RUN: tritium compile %s --kernel printing --signature "*i32,*fp32,16" | FileCheck %s --check-prefix=P
 # P-LABEL: func.func @printing
-# P: tile.print "x = " {hex = false, isSigned = array<i32: 1>} : %[[X:.*]] : tensor<16xi32>
-# P: tile.print "pair " {hex = true, isSigned = array<i32: 1, 0>} : %{{.*}}, %{{.*}} : tensor<16xi32>, tensor<16xf32>
-# P: tile.print "pid " {hex = false, isSigned = array<i32: 1>} : %{{.*}} : i32
+# P: tile.print " x = " {hex = false, isSigned = array<i32: 1>} : %[[X:.*]] : tensor<16xi32>
+# P: tile.print " pair " {hex = true, isSigned = array<i32: 1, 0>} : %{{.*}}, %{{.*}} : tensor<16xi32>, tensor<16xf32>
+# P: tile.print " pid " {hex = false, isSigned = array<i32: 1>} : %{{.*}} : i32
 @triton.jit
 def printing(p, q, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)

@@ -6,10 +6,15 @@
 // print as `file:line:col: error: ...` with the source line and a caret, and
 // exit with status 1.
 //
+// `tritium run FILE --kernel NAME --grid X[,Y[,Z]] --arg NAME=VALUE ...`
+// compiles the kernel specialized on the given values and launches it on the
+// interpreter (RunCommand.h).
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/AstDump.h"
 #include "frontend/IRGen.h"
 #include "frontend/Parser.h"
+#include "tools/tritium/RunCommand.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -139,6 +144,46 @@ int main(int argc, char **argv) {
   compile->add_flag("--locations", cmd.locations,
                     "print each op's source location (file:line:col)");
   compile->add_option("-o,--output", cmd.output, "output file (default stdout)");
+
+  tritium::run::RunOptions run;
+  auto *runCmd = app.add_subcommand(
+      "run", "compile a @triton.jit kernel for the given arguments and launch it");
+  runCmd->footer(
+      std::string("VALUE of --arg: an int (i32/i64 by range; 1 is folded), a float "
+                  "(fp32), True/False (i1), FILE.npy[:DTYPE] (DTYPE views integer "
+                  "data as bf16/fp8), or KIND:DTYPE[d0,d1,...] with KIND randn, rand, "
+                  "randint ([-100,100), unsigned [0,200)), zeros, ones, empty (0xFF "
+                  "bytes: NaN, for floats; 0xCD for ints). DTYPE: f16 f32 f64 bf16 i8 "
+                  "i16 i32 i64 u8 u16 u32 u64 bool.\ndevice: ") +
+      (tritium::run::interpreterAvailable() ? "interpreter\n"
+                                            : "none (built without the interpreter)\n"));
+  runCmd->add_option("file", run.file, "Python file with the kernel")->required();
+  runCmd->add_option("--kernel,-k", run.kernel, "kernel (function) name")->required();
+  runCmd->add_option("--grid,-g", run.grid, "grid size X[,Y[,Z]]")->required();
+  auto multi = [](CLI::Option *opt) {
+    opt->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  multi(runCmd->add_option("--constexpr,-c", run.constexprs,
+                           "NAME=V for a tl.constexpr parameter (repeatable)"));
+  multi(runCmd->add_option("--arg,-a", run.args,
+                           "NAME=VALUE for a runtime parameter (repeatable)"));
+  runCmd->add_option("--seed", run.seed, "seed of the generators (default 0)");
+  multi(runCmd->add_option("--save", run.saves,
+                           "NAME=out.npy: write a buffer after the run (repeatable)"));
+  multi(runCmd->add_option("--check", run.checks,
+                           "NAME=ref.npy: compare a buffer with a reference (repeatable)"));
+  runCmd->add_option("--rtol", run.rtol, "relative tolerance of --check");
+  runCmd->add_option("--atol", run.atol, "absolute tolerance of --check");
+  runCmd->add_flag("--deterministic", run.deterministic,
+                   "run programs in order, one at a time");
+  runCmd->add_option("--threads", run.threads, "worker threads (0: default)");
+  runCmd->add_option("--num-warps", run.numWarps, "warps per program")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+  runCmd->add_flag("--debug", run.debug, "keep device_assert checks");
+  runCmd->add_flag("--dry-run", run.dryRun,
+                   "bind and specialize the arguments and compile, but do not launch");
   CLI11_PARSE(app, argc, argv);
+  if (runCmd->parsed())
+    return tritium::run::runCommand(run, std::cout, std::cerr);
   return runCompile(cmd);
 }

@@ -1,0 +1,112 @@
+//===- Control.cpp - scf.for, scf.if, scf.while ------------------*- C++ -*-===//
+//
+// Structured control flow over nested Blocks. Loop-carried values move
+// through the op's result slots (yield -> results -> block arguments), so a
+// yield that permutes the block arguments is handled without aliasing.
+// Bounds of any integer width; scf.for compares signed unless
+// `unsignedCmp` is set.
+//
+//===----------------------------------------------------------------------===//
+#include "interpreter/Program.h"
+
+#include "ir/TileDialect.h"
+
+using namespace mlir;
+
+namespace tritium::interp {
+namespace {
+
+void moveAll(Frame &f, llvm::ArrayRef<int> dst, llvm::ArrayRef<int> src) {
+  for (size_t i = 0; i < dst.size(); ++i)
+    copySlot(f, dst[i], src[i]);
+}
+
+// op.a: unsigned compare.
+void forLoop(const Op &op, Frame &f) {
+  const Block &body = *op.regions[0];
+  bool sgn = !op.a;
+  int64_t lb = readInt(f.slot[op.in[0]], 0, op.srcKind, sgn);
+  int64_t ub = readInt(f.slot[op.in[1]], 0, op.srcKind, sgn);
+  int64_t step = readInt(f.slot[op.in[2]], 0, op.srcKind, sgn);
+  auto inits = llvm::ArrayRef<int>(op.in).drop_front(3);
+  auto iterArgs = llvm::ArrayRef<int>(body.args).drop_front(1);
+  moveAll(f, op.res, inits);
+  if (step == 0 && (sgn ? lb < ub : uint64_t(lb) < uint64_t(ub))) {
+    f.fail(op, "infinite loop", "scf.for with step 0");
+    return;
+  }
+  for (int64_t iv = lb; sgn ? iv < ub : uint64_t(iv) < uint64_t(ub);) {
+    writeInt(f.slot[body.args[0]], 0, op.srcKind, uint64_t(iv));
+    moveAll(f, iterArgs, op.res);
+    runBlock(body, f);
+    if (f.failed)
+      return;
+    moveAll(f, op.res, body.results);
+    // Stop rather than wrap when the induction variable overflows.
+    int64_t next;
+    if (sgn ? __builtin_add_overflow(iv, step, &next)
+            : __builtin_add_overflow(uint64_t(iv), uint64_t(step),
+                                     reinterpret_cast<uint64_t *>(&next)))
+      break;
+    iv = next;
+  }
+}
+
+void ifOp(const Op &op, Frame &f) {
+  bool c = *f.get<uint8_t>(op.in[0]);
+  const Block &blk = *op.regions[c ? 0 : 1];
+  runBlock(blk, f);
+  if (!f.failed)
+    moveAll(f, op.res, blk.results);
+}
+
+void whileOp(const Op &op, Frame &f) {
+  const Block &before = *op.regions[0], &after = *op.regions[1];
+  moveAll(f, before.args, op.in);
+  for (;;) {
+    runBlock(before, f);
+    if (f.failed)
+      return;
+    bool c = *f.get<uint8_t>(before.results[0]);
+    auto passed = llvm::ArrayRef<int>(before.results).drop_front(1);
+    moveAll(f, op.res, passed);
+    if (!c)
+      return;
+    moveAll(f, after.args, op.res);
+    runBlock(after, f);
+    if (f.failed)
+      return;
+    // yield -> (results as temporaries) -> before args
+    moveAll(f, op.res, after.results);
+    moveAll(f, before.args, op.res);
+  }
+}
+
+} // namespace
+
+Built buildControl(Builder &b, Operation *mop, Op &op) {
+  if (auto fo = dyn_cast<scf::ForOp>(mop)) {
+    fillCommon(b, mop, op);
+    op.a = fo.getUnsignedCmp();
+    op.regions.push_back(b.buildRegion(fo.getRegion(), 0));
+    op.fn = forLoop;
+    return Built::Ok;
+  }
+  if (auto io = dyn_cast<scf::IfOp>(mop)) {
+    fillCommon(b, mop, op);
+    op.regions.push_back(b.buildRegion(io.getThenRegion(), 0));
+    op.regions.push_back(b.buildRegion(io.getElseRegion(), 0));
+    op.fn = ifOp;
+    return Built::Ok;
+  }
+  if (auto wo = dyn_cast<scf::WhileOp>(mop)) {
+    fillCommon(b, mop, op);
+    op.regions.push_back(b.buildRegion(wo.getBefore(), 0));
+    op.regions.push_back(b.buildRegion(wo.getAfter(), 0));
+    op.fn = whileOp;
+    return Built::Ok;
+  }
+  return Built::NotMine;
+}
+
+} // namespace tritium::interp

@@ -1,0 +1,176 @@
+//===- Interpreter.cpp - Kernel::create, Kernel::launch, grid loop -*- C++ -*-===//
+//
+// create() flattens the kernel once (Program.cpp). launch() registers the
+// buffers, writes the scalar arguments into each worker's Frame and runs
+// the grid: the only grid loop, parallel over OpenMP threads (dynamic
+// schedule) unless deterministic. After a fault, programs with a higher
+// linear id than the lowest failing one are skipped, and the fault of the
+// lowest failing program is reported, so reports are reproducible. Print
+// output is collected per program and flushed in program-id order.
+//
+//===----------------------------------------------------------------------===//
+#include "interpreter/Interpreter.h"
+#include "interpreter/Memory.h"
+#include "interpreter/Program.h"
+
+#include "ir/TileDialect.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+using namespace mlir;
+
+namespace tritium::interp {
+
+class KernelImpl {
+public:
+  Program prog;
+};
+
+Kernel::Kernel(std::unique_ptr<KernelImpl> impl) : impl_(std::move(impl)) {}
+Kernel::~Kernel() = default;
+
+std::variant<std::unique_ptr<Kernel>, RunError>
+Kernel::create(ModuleOp module, const std::string &kernelName) {
+  auto func = module.lookupSymbol<func::FuncOp>(kernelName);
+  if (!func)
+    return RunError{"no kernel named '" + kernelName + "' in the module"};
+  if (!func->hasAttr("tile.kernel"))
+    return RunError{lineColOf(func.getLoc()) + ": '" + kernelName +
+                    "' is not a kernel (no tile.kernel attribute)"};
+  auto impl = std::make_unique<KernelImpl>();
+  impl->prog.kernelName = kernelName;
+  if (auto err = flattenKernel(func, impl->prog))
+    return RunError{*err};
+  return std::unique_ptr<Kernel>(new Kernel(std::move(impl)));
+}
+
+size_t Kernel::numArgs() const { return impl_->prog.argSlots.size(); }
+
+static std::optional<RunError> writeArg(Frame &f, const Program &p, size_t i,
+                                        const Arg &a) {
+  int s = p.argSlots[i];
+  EK k = p.argKinds[i];
+  void *dst = f.slot[s];
+  std::string which = "argument " + std::to_string(i);
+  if (k == EK::Ptr) {
+    if (a.kind == Arg::Float)
+      return RunError{which + " is a pointer but a float was given"};
+    uint64_t addr = a.kind == Arg::Buffer ? reinterpret_cast<uint64_t>(a.data)
+                                          : uint64_t(a.i);
+    std::memcpy(dst, &addr, 8);
+  } else if (isInt(k)) {
+    if (a.kind != Arg::Int)
+      return RunError{which + " is an integer (" + kindName(k) +
+                      ") but a buffer or float was given"};
+    writeInt(dst, 0, k, uint64_t(a.i));
+  } else {
+    double v = a.kind == Arg::Int ? double(a.i) : a.f;
+    if (a.kind == Arg::Buffer)
+      return RunError{which + " is a float but a buffer was given"};
+    switch (k) {
+    case EK::F16: *static_cast<half *>(dst) = half(float(v)); break;
+    case EK::BF16: *static_cast<bf16 *>(dst) = bf16(float(v)); break;
+    case EK::F32: *static_cast<float *>(dst) = float(v); break;
+    case EK::F64: *static_cast<double *>(dst) = v; break;
+    default: *static_cast<uint8_t *>(dst) = floatToFp8(k, v, false); break;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
+                                       const LaunchOptions &options,
+                                       std::string *printOut) {
+  const Program &prog = impl_->prog;
+  if (args.size() != prog.argSlots.size())
+    return RunError{"kernel " + prog.kernelName + " takes " +
+                    std::to_string(prog.argSlots.size()) +
+                    " runtime arguments, " + std::to_string(args.size()) +
+                    " given"};
+  for (int d = 0; d < 3; ++d)
+    if (options.grid[d] < 0)
+      return RunError{"negative grid dimension"};
+  Memory mem;
+  for (const Arg &a : args)
+    if (a.kind == Arg::Buffer)
+      mem.add(a.data, a.bytes, a.name);
+  mem.finalize();
+  {
+    // Validate arguments once, outside the parallel region.
+    Frame probe(prog, &mem);
+    for (size_t i = 0; i < args.size(); ++i)
+      if (auto err = writeArg(probe, prog, i, args[i]))
+        return err;
+  }
+  const int64_t gx = options.grid[0], gy = options.grid[1],
+                gz = options.grid[2];
+  const int64_t total = gx * gy * gz;
+  int threads = 1;
+#ifdef _OPENMP
+  if (!options.deterministic)
+    threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+#endif
+  if (total < threads)
+    threads = std::max<int64_t>(total, 1);
+
+  std::atomic<int64_t> minFailed{INT64_MAX};
+  std::mutex mu;
+  std::vector<std::pair<int64_t, std::string>> errors, prints;
+  const int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 16));
+
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    Frame f(prog, &mem);
+    f.nprog = {gx, gy, gz};
+    for (size_t i = 0; i < args.size(); ++i)
+      (void)writeArg(f, prog, i, args[i]);
+#pragma omp for schedule(dynamic, chunk)
+    for (int64_t lin = 0; lin < total; ++lin) {
+      if (lin > minFailed.load(std::memory_order_relaxed))
+        continue;
+      f.pid = {lin % gx, (lin / gx) % gy, lin / (gx * gy)};
+      f.failed = false;
+      f.lanes = 1;
+      runBlock(prog.body, f);
+      if (!f.printOut.empty() || f.failed) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!f.printOut.empty())
+          prints.emplace_back(lin, std::move(f.printOut));
+        if (f.failed)
+          errors.emplace_back(lin, std::move(f.error));
+        f.printOut.clear();
+      }
+      if (f.failed) {
+        int64_t cur = minFailed.load();
+        while (lin < cur && !minFailed.compare_exchange_weak(cur, lin)) {
+        }
+      }
+    }
+  }
+
+  std::sort(prints.begin(), prints.end(),
+            [](auto &a, auto &b) { return a.first < b.first; });
+  for (auto &p : prints) {
+    if (printOut)
+      *printOut += p.second;
+    else
+      std::fwrite(p.second.data(), 1, p.second.size(), stdout);
+  }
+  if (!printOut && !prints.empty())
+    std::fflush(stdout);
+  if (errors.empty())
+    return std::nullopt;
+  auto first = std::min_element(
+      errors.begin(), errors.end(),
+      [](auto &a, auto &b) { return a.first < b.first; });
+  return RunError{first->second};
+}
+
+} // namespace tritium::interp

@@ -1,0 +1,112 @@
+//===- Interpreter.h - run tile IR kernels on the CPU -----------*- C++ -*-===//
+//
+// The block-semantics interpreter: executes a kernel's tile IR (after the
+// tile-level pipeline, the same IR codegen consumes) for every program of a
+// 1-3-D grid, over host buffers the caller registers. It is the numerical
+// oracle and the debugger: every memory access is checked against the
+// registered buffers, and any fault (out-of-bounds lane, misaligned pointer,
+// integer division by zero, failed device_assert) stops the run with a
+// report naming the kernel, program id, source line, lane and address.
+//
+// Usage:
+//   auto kernel = tritium::interp::Kernel::create(module, "add_kernel");
+//   if (!kernel) { report(kernel.error()); }
+//   std::vector<tritium::interp::Arg> args = {
+//       Arg::buffer(x.data(), x.size() * 4, "x"), ..., Arg::i32(n)};
+//   tritium::interp::LaunchOptions opts; opts.grid = {blocks, 1, 1};
+//   if (auto err = kernel->launch(args, opts)) { report(*err); }
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_INTERPRETER_INTERPRETER_H
+#define TRITIUM_INTERPRETER_INTERPRETER_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tritium::interp {
+
+/// One runtime kernel argument, in the order of the kernel's func.func
+/// arguments (constexpr parameters are already folded into the IR).
+struct Arg {
+  enum Kind { Buffer, Int, Float } kind = Int;
+  // Buffer: host memory the kernel may access through this pointer. Every
+  // registered buffer (of any argument) is accessible through any pointer.
+  void *data = nullptr;
+  size_t bytes = 0;
+  std::string name; // for reports ("x", "out")
+  int64_t i = 0;    // Int (two's complement bits for unsigned)
+  double f = 0;     // Float
+
+  static Arg buffer(void *data, size_t bytes, std::string name) {
+    Arg a;
+    a.kind = Buffer;
+    a.data = data;
+    a.bytes = bytes;
+    a.name = std::move(name);
+    return a;
+  }
+  static Arg integer(int64_t v) {
+    Arg a;
+    a.kind = Int;
+    a.i = v;
+    return a;
+  }
+  static Arg floating(double v) {
+    Arg a;
+    a.kind = Float;
+    a.f = v;
+    return a;
+  }
+};
+
+struct LaunchOptions {
+  std::array<int64_t, 3> grid{1, 1, 1};
+  /// Run programs one after another in program-id order (x fastest), so
+  /// prints and races are reproducible.
+  bool deterministic = false;
+  /// Worker threads for the grid loop (0: OpenMP's default).
+  int threads = 0;
+};
+
+/// A fault or unsupported construct, as text ready to print.
+struct RunError {
+  std::string message;
+};
+
+class KernelImpl;
+
+/// A kernel prepared for execution: its IR flattened once into op handlers
+/// over numbered value slots, then launched any number of times.
+class Kernel {
+public:
+  /// Prepares `kernelName` in `module` (which must have been through the
+  /// tile pipeline so calls are inlined). Errors name the op and its source
+  /// location (e.g. an op the interpreter cannot run, such as inline asm).
+  static std::variant<std::unique_ptr<Kernel>, RunError>
+  create(mlir::ModuleOp module, const std::string &kernelName);
+  ~Kernel();
+
+  /// Number and kinds of the runtime arguments launch() expects.
+  size_t numArgs() const;
+
+  /// Runs the grid; returns the first fault, if any. Output of device_print
+  /// goes to `printOut` (stdout when null).
+  std::optional<RunError> launch(const std::vector<Arg> &args,
+                                 const LaunchOptions &options,
+                                 std::string *printOut = nullptr);
+
+private:
+  explicit Kernel(std::unique_ptr<KernelImpl> impl);
+  std::unique_ptr<KernelImpl> impl_;
+};
+
+} // namespace tritium::interp
+
+#endif // TRITIUM_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,175 @@
+//===- Program.h - a kernel flattened into op handlers over slots -*- C++ -*-===//
+//
+// Kernel::create walks the kernel's func.func once and turns it into a
+// Program: every SSA value gets a slot (a preallocated, statically sized
+// buffer in each Frame), every op becomes an Op record holding a handler
+// function pointer and everything the handler needs precomputed (slots,
+// element kinds, shapes, attributes, source location). Nested regions become
+// nested Blocks. At run time a Frame (one per worker thread) holds the slot
+// storage and the program id; handlers read and write slots and report
+// faults through Frame::fail.
+//
+// Combine regions of reduce/scan are built in "lane" mode: their values are
+// per-lane scalars, and each handler processes Frame::lanes lanes at once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_INTERPRETER_PROGRAM_H
+#define TRITIUM_INTERPRETER_PROGRAM_H
+
+#include "interpreter/Value.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tritium::interp {
+
+class Memory;
+struct Frame;
+struct Op;
+using Handler = void (*)(const Op &, Frame &);
+
+/// A sequence of ops with its block arguments and terminator operands.
+struct Block {
+  std::vector<Op> ops;
+  std::vector<int> args;
+  std::vector<int> results; // operands of the terminator
+};
+
+struct Op {
+  Handler fn = nullptr;
+  // std::vector (not SmallVector): its noexcept move lets vector<Op> grow.
+  std::vector<int> res;
+  std::vector<int> in;
+  EK kind = EK::I32;    // result element kind (or the main operand's)
+  EK srcKind = EK::I32; // first operand's element kind
+  int64_t n = 0;        // result elements; -1: Frame::lanes (lane mode)
+  std::vector<int64_t> shape, srcShape;
+  int64_t a = 0, b = 0, c = 0; // op-specific integers
+  double f = 0;                // op-specific float
+  std::vector<int64_t> ints;   // op-specific integer lists
+  std::string text;            // op-specific text (prefix, message)
+  const void *ptr = nullptr;   // op-specific function (extern calls)
+  std::vector<std::unique_ptr<Block>> regions;
+  std::string loc; // "file:line"
+  const char *name = "";
+
+  int64_t count(const Frame &f) const;
+};
+
+struct SlotInfo {
+  EK kind = EK::I32;
+  int64_t elems = 1;  // static element count (per lane in lane mode)
+  int64_t bytes = 0;  // capacity in bytes
+  bool lane = false;  // defined in a combine region
+  llvm::SmallVector<int64_t, 4> shape;
+  // Constant contents, materialized once when a Frame is created (filled
+  // to the whole capacity by repetition).
+  std::vector<uint8_t> constant;
+};
+
+struct Program {
+  std::string kernelName;
+  std::vector<SlotInfo> slots;
+  std::vector<int64_t> slotOffsets; // byte offsets into a Frame's arena
+  int64_t arenaBytes = 0;
+  Block body;
+  std::vector<int> argSlots;
+  std::vector<EK> argKinds;
+  std::vector<bool> argIsPtr;
+};
+
+/// The per-thread state of one running program.
+struct Frame {
+  const Program *prog = nullptr;
+  Memory *mem = nullptr;
+  std::unique_ptr<uint64_t[]> arena;
+  std::vector<uint8_t *> slot;
+  std::array<int64_t, 3> pid{0, 0, 0}, nprog{1, 1, 1};
+  int64_t lanes = 1;
+  bool failed = false;
+  std::string error;
+  std::string printOut;
+  size_t bufHint = 0;
+  std::vector<uint8_t> scratch; // temporaries of reduce/scan/dot
+
+  explicit Frame(const Program &p, Memory *m);
+  template <class T> T *get(int s) const {
+    return reinterpret_cast<T *>(slot[s]);
+  }
+  int64_t bytes(int s) const { return prog->slots[s].bytes; }
+  /// Records a fault: "<what> in kernel K, program (x, y, z), loc: detail".
+  void fail(const Op &op, const std::string &what, const std::string &detail);
+  std::string pidText() const;
+};
+
+inline int64_t Op::count(const Frame &f) const { return n < 0 ? f.lanes : n; }
+
+/// Runs the ops of a block until one fails.
+inline void runBlock(const Block &b, Frame &f) {
+  for (const Op &op : b.ops) {
+    op.fn(op, f);
+    if (f.failed)
+      return;
+  }
+}
+
+/// Copies the static contents of slot `src` into slot `dst`.
+void copySlot(Frame &f, int dst, int src);
+
+/// The flattening state shared by the per-family build functions.
+class Builder {
+public:
+  virtual ~Builder() = default;
+  /// The slot of an already defined value.
+  virtual int use(mlir::Value v) = 0;
+  /// Defines a new slot for a result or block argument.
+  virtual int define(mlir::Value v) = 0;
+  /// Flattens a region's single block (lane mode when `lanes` > 0: values
+  /// are per-lane and capacity is for `lanes` lanes).
+  virtual std::unique_ptr<Block> buildRegion(mlir::Region &r, int64_t lanes) = 0;
+  virtual bool inLaneMode() const = 0;
+  virtual SlotInfo &info(int slot) = 0;
+  /// Records a create-time error at the op's location; returns false.
+  virtual bool error(mlir::Operation *op, const std::string &msg) = 0;
+};
+
+enum class Built { NotMine, Ok, Error };
+
+/// Fills the common fields of `op` (results defined, operands used, kinds,
+/// count) for an op whose results are shaped like its first result.
+bool fillCommon(Builder &b, mlir::Operation *mop, Op &op);
+
+// One entry per op family; each returns NotMine for ops of other families.
+Built buildElementwise(Builder &b, mlir::Operation *mop, Op &op);
+Built buildCast(Builder &b, mlir::Operation *mop, Op &op);
+Built buildShape(Builder &b, mlir::Operation *mop, Op &op);
+Built buildMemoryOp(Builder &b, mlir::Operation *mop, Op &op);
+Built buildAtomic(Builder &b, mlir::Operation *mop, Op &op);
+Built buildDot(Builder &b, mlir::Operation *mop, Op &op);
+Built buildReduceScan(Builder &b, mlir::Operation *mop, Op &op);
+Built buildSortGather(Builder &b, mlir::Operation *mop, Op &op);
+Built buildControl(Builder &b, mlir::Operation *mop, Op &op);
+Built buildDebug(Builder &b, mlir::Operation *mop, Op &op);
+
+/// "file:line" (run-time reports) and "file:line:col" (create errors).
+std::string lineOf(mlir::Location loc);
+std::string lineColOf(mlir::Location loc);
+
+/// Flattens `func` into `prog`; returns an error message on failure.
+std::optional<std::string> flattenKernel(mlir::Operation *func, Program &prog);
+
+/// Strided N-D copy of `esize`-byte elements: dst (contiguous, `shape`)
+/// [i...] = src[sum i_k * srcStrides_k] (strides in elements).
+void stridedCopy(uint8_t *dst, const uint8_t *src,
+                 llvm::ArrayRef<int64_t> shape,
+                 llvm::ArrayRef<int64_t> srcStrides, unsigned esize);
+llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
+} // namespace tritium::interp
+
+#endif // TRITIUM_INTERPRETER_PROGRAM_H

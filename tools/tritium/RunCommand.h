@@ -1,0 +1,78 @@
+//===- RunCommand.h - `tritium run`: compile and launch a kernel -*- C++ -*-===//
+//
+// `tritium run FILE --kernel NAME --grid X[,Y[,Z]] --arg NAME=VALUE ...`
+// builds host values for the kernel's parameters (RunArgs.h), derives
+// Triton's specialization signature from them, compiles the kernel through
+// the frontend and the tile pipeline, launches it on the interpreter, then
+// saves and checks buffers. compileAndLaunch is the library form the tests
+// use with host values they built themselves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_TOOLS_RUNCOMMAND_H
+#define TRITIUM_TOOLS_RUNCOMMAND_H
+
+#include "tools/tritium/RunArgs.h"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tritium::run {
+
+/// The options of `tritium run`, as given on the command line.
+struct RunOptions {
+  std::string file, kernel, grid = "1";
+  std::vector<std::string> constexprs; // NAME=V
+  std::vector<std::string> args;       // NAME=VALUE
+  std::vector<std::string> saves;      // NAME=out.npy
+  std::vector<std::string> checks;     // NAME=ref.npy
+  uint64_t seed = 0;
+  std::optional<double> rtol, atol;
+  bool deterministic = false;
+  int threads = 0;
+  int numWarps = 4;
+  bool debug = false;
+  bool dryRun = false; // stop after compiling; print the signature
+};
+
+/// Runs `tritium run`; returns the process exit status (0 or 1).
+int runCommand(const RunOptions &options, std::ostream &out, std::ostream &err);
+
+/// What to compile and how to launch it.
+struct LaunchSpec {
+  std::string file;   // the kernel's file (read unless `source` is set)
+  std::string source; // the file's text, when not empty
+  std::string kernel;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::map<std::string, std::string> constexprs; // NAME -> literal
+  int numWarps = 4;
+  bool debug = false;
+  bool deterministic = false;
+  int threads = 0;
+  bool dryRun = false;
+};
+
+struct LaunchReport {
+  std::string signature; // the specialization, Triton's AOT spelling
+  double compileMs = 0, launchMs = 0;
+  std::string printed; // device_print output
+  std::vector<std::string> staticPrints;
+  bool launched = false;
+};
+
+/// Compiles `spec.kernel` specialized on `args` (one per runtime parameter,
+/// by name; parameters with defaults may be left out) and launches it;
+/// buffers are updated in place. Returns the error text ready to print.
+std::optional<std::string> compileAndLaunch(const LaunchSpec &spec,
+                                            std::vector<HostValue> &args,
+                                            LaunchReport &report);
+
+/// Whether this build can launch kernels (the interpreter was linked).
+bool interpreterAvailable();
+
+} // namespace tritium::run
+
+#endif // TRITIUM_TOOLS_RUNCOMMAND_H
