@@ -158,6 +158,8 @@ Built buildAtomic(Builder &b, Operation *mop, Op &op) {
     op.res.push_back(b.define(a.getResult()));
     op.kind = b.info(op.res[0]).kind;
     op.n = b.info(op.res[0]).elems;
+    op.shape.assign(b.info(op.res[0]).shape.begin(),
+                    b.info(op.res[0]).shape.end());
     op.c = static_cast<int64_t>(a.getAtomicRmwOp());
     bool isF = isFloat(op.kind);
     if (isF != (a.getAtomicRmwOp() == tile::RMWOp::FADD) &&

@@ -82,6 +82,31 @@ void whileOp(const Op &op, Frame &f) {
   }
 }
 
+// op.a: pack; op.ints: element bytes of the operands, then of the results.
+// The scalar body runs once per group of `pack` elements.
+void mapElementwise(const Op &op, Frame &f) {
+  const Block &body = *op.regions[0];
+  int64_t pack = op.a, groups = op.n / pack;
+  size_t nin = op.in.size(), nres = op.res.size();
+  for (int64_t g = 0; g < groups; ++g) {
+    for (size_t j = 0; j < nin; ++j) {
+      int64_t es = op.ints[j];
+      for (int64_t p = 0; p < pack; ++p)
+        std::memcpy(f.slot[body.args[j * pack + p]],
+                    f.slot[op.in[j]] + (g * pack + p) * es, es);
+    }
+    runBlock(body, f);
+    if (f.failed)
+      return;
+    for (size_t r = 0; r < nres; ++r) {
+      int64_t es = op.ints[nin + r];
+      for (int64_t p = 0; p < pack; ++p)
+        std::memcpy(f.slot[op.res[r]] + (g * pack + p) * es,
+                    f.slot[body.results[r * pack + p]], es);
+    }
+  }
+}
+
 } // namespace
 
 Built buildControl(Builder &b, Operation *mop, Op &op) {
@@ -104,6 +129,28 @@ Built buildControl(Builder &b, Operation *mop, Op &op) {
     op.regions.push_back(b.buildRegion(wo.getBefore(), 0));
     op.regions.push_back(b.buildRegion(wo.getAfter(), 0));
     op.fn = whileOp;
+    return Built::Ok;
+  }
+  if (auto me = dyn_cast<tile::MapElementwiseOp>(mop)) {
+    if (b.inLaneMode())
+      return Built::NotMine;
+    if (me.getScalarOp().getBlocks().size() != 1)
+      return b.error(mop, "cannot interpret 'tile.map_elementwise' with "
+                          "branches between blocks (cf.br/cf.cond_br); "
+                          "use structured control flow (scf) in its body"),
+             Built::Error;
+    fillCommon(b, mop, op);
+    op.a = me.getPack();
+    if (op.n % op.a)
+      return b.error(mop, "map_elementwise: element count is not a multiple "
+                          "of pack"),
+             Built::Error;
+    for (int s : op.in)
+      op.ints.push_back(elemBytes(b.info(s).kind));
+    for (int s : op.res)
+      op.ints.push_back(elemBytes(b.info(s).kind));
+    op.regions.push_back(b.buildRegion(me.getScalarOp(), 0));
+    op.fn = mapElementwise;
     return Built::Ok;
   }
   return Built::NotMine;

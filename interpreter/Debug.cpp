@@ -83,7 +83,7 @@ void assertOp(const Op &op, Frame &f) {
   for (int64_t i = 0; i < op.n; ++i)
     if (!c[i]) {
       f.fail(op, "device_assert failed",
-             "lane " + std::to_string(i) + ": " + op.text);
+             "lane " + laneText(op, i) + ": " + op.text);
       return;
     }
 }

@@ -87,7 +87,7 @@ template <class U, DivKind K> void intDiv(const Op &op, Frame &f) {
     U x = a[i], y = b[i];
     if (y == 0) {
       f.fail(op, "integer division by zero",
-             "lane " + std::to_string(i) + " divides " +
+             "lane " + laneText(op, i) + " divides " +
                  std::to_string(K == DivKind::DivS || K == DivKind::RemS
                                     ? int64_t(S<U>(x))
                                     : int64_t(x)) +

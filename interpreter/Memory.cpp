@@ -95,7 +95,7 @@ void reportBadAccess(Frame &f, const Op &op, const char *access,
       what = std::string("out-of-bounds ") + access;
   }
   f.fail(op, what,
-         "lane " + std::to_string(lane) + " " + verb + " address " +
+         "lane " + laneText(op, lane) + " " + verb + " address " +
              hex(addr) + " " + f.mem->explain(addr, size));
 }
 

@@ -72,6 +72,7 @@ Built buildMemoryOp(Builder &b, Operation *mop, Op &op) {
     const SlotInfo &ri = b.info(op.res[0]);
     op.kind = ri.kind;
     op.n = ri.elems;
+    op.shape.assign(ri.shape.begin(), ri.shape.end());
     if (op.b >= 0 && b.info(op.b).elems != op.n)
       return b.error(mop, "load 'other' must be shaped like the pointers"),
              Built::Error;
@@ -85,6 +86,7 @@ Built buildMemoryOp(Builder &b, Operation *mop, Op &op) {
     const SlotInfo &vi = b.info(op.in[1]);
     op.kind = vi.kind;
     op.n = vi.elems;
+    op.shape.assign(vi.shape.begin(), vi.shape.end());
     op.fn = BY_SIZE(store, elemBytes(op.kind));
     return Built::Ok;
   }

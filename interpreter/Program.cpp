@@ -121,6 +121,16 @@ void Frame::fail(const Op &op, const std::string &what,
           ", " + op.loc + ": " + detail;
 }
 
+std::string laneText(const Op &op, int64_t lane) {
+  if (op.shape.size() < 2)
+    return std::to_string(lane);
+  auto strides = rowMajorStrides(op.shape);
+  std::string s = "(";
+  for (size_t d = 0; d < op.shape.size(); ++d)
+    s += (d ? ", " : "") + std::to_string((lane / strides[d]) % op.shape[d]);
+  return s + ")";
+}
+
 void copySlot(Frame &f, int dst, int src) {
   if (dst != src)
     std::memcpy(f.slot[dst], f.slot[src], f.bytes(dst));
@@ -228,6 +238,16 @@ public:
   int define(Value v) override {
     SlotInfo s;
     Type t = v.getType();
+    if (isa<tile::TensorDescType>(t)) {
+      // Opaque: a Desc record, copied whole by copySlot.
+      s.kind = EK::I64;
+      s.elems = kDescBytes / 8;
+      s.bytes = kDescBytes;
+      int id = prog.slots.size();
+      prog.slots.push_back(std::move(s));
+      slots[v] = id;
+      return id;
+    }
     auto k = elementKindOf(t);
     s.kind = k.value_or(EK::I64);
     if (!k)
@@ -335,7 +355,7 @@ public:
         buildElementwise, buildCast,       buildShape,
         buildMemoryOp,    buildAtomic,     buildDot,
         buildReduceScan,  buildSortGather, buildControl,
-        buildDebug};
+        buildDebug,       buildDescriptor, buildDotScaled};
     llvm::ArrayRef<BuildFn> fams = lanes > 0 ? llvm::ArrayRef<BuildFn>(laneFamilies)
                                              : llvm::ArrayRef<BuildFn>(allFamilies);
     for (BuildFn fn : fams) {

@@ -118,6 +118,22 @@ inline void runBlock(const Block &b, Frame &f) {
   }
 }
 
+/// A lane of `op`'s tile as reports name it: "5" for 0-D/1-D tiles and
+/// "(3, 17)" for tiles of rank 2 and more (op.shape gives the tile).
+std::string laneText(const Op &op, int64_t lane);
+
+/// A tensor descriptor value (tile.make_tensor_descriptor), stored in a
+/// slot of kDescBytes bytes.
+struct Desc {
+  static constexpr int kMaxRank = 5;
+  uint64_t base = 0;
+  int64_t rank = 0;
+  int64_t shape[kMaxRank] = {};
+  int64_t strides[kMaxRank] = {}; // in elements
+  int64_t padNan = 0;
+};
+constexpr int64_t kDescBytes = sizeof(Desc);
+
 /// Copies the static contents of slot `src` into slot `dst`.
 void copySlot(Frame &f, int dst, int src);
 
@@ -155,6 +171,8 @@ Built buildReduceScan(Builder &b, mlir::Operation *mop, Op &op);
 Built buildSortGather(Builder &b, mlir::Operation *mop, Op &op);
 Built buildControl(Builder &b, mlir::Operation *mop, Op &op);
 Built buildDebug(Builder &b, mlir::Operation *mop, Op &op);
+Built buildDescriptor(Builder &b, mlir::Operation *mop, Op &op);
+Built buildDotScaled(Builder &b, mlir::Operation *mop, Op &op);
 
 /// "file:line" (run-time reports) and "file:line:col" (create errors).
 std::string lineOf(mlir::Location loc);

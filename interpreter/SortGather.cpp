@@ -69,7 +69,7 @@ void gatherOp(const Op &op, Frame &f) {
     int64_t index = readInt(f.slot[op.in[1]], i, ii.kind, true);
     if (index < 0 || index >= srcShape[axis]) {
       f.fail(op, "gather index out of range",
-             "lane " + std::to_string(i) + " has index " +
+             "lane " + laneText(op, i) + " has index " +
                  std::to_string(index) + " along axis " +
                  std::to_string(axis) + " of size " +
                  std::to_string(srcShape[axis]));

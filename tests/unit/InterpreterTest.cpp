@@ -277,6 +277,57 @@ func.func @add_kernel(%x: !tile.ptr<f32>, %o: !tile.ptr<f32>) attributes {tile.k
   }
 }
 
+TEST_CASE("2-D faults name the lane by coordinates, word for word",
+          "[interp]") {
+  const char *ir = R"(
+func.func @k2(%x: !tile.ptr<f32>) attributes {tile.kernel} {
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %p = tile.splat %x : tensor<32x!tile.ptr<f32>>
+  %q = tile.addptr %p, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %q2 = tile.reshape %q : tensor<32x!tile.ptr<f32>> -> tensor<4x8x!tile.ptr<f32>>
+  %a = tile.load %q2 : tensor<4x8x!tile.ptr<f32>> loc("t.py":4:7)
+  return
+}
+)";
+  Compiled c = compileIR(ir, "k2");
+  REQUIRE(c.error == "");
+  std::vector<float> x(19);
+  auto err = c.kernel->launch({buf(x, "x")}, grid(1));
+  REQUIRE(err);
+  char addr[32];
+  std::snprintf(addr, sizeof addr, "0x%llx",
+                (unsigned long long)(reinterpret_cast<uintptr_t>(x.data()) +
+                                     19 * 4));
+  CHECK(err->message ==
+        std::string("out-of-bounds load in kernel k2, program (0, 0, 0), "
+                    "t.py:4: lane (2, 3) reads address ") +
+            addr + " which is 0 bytes past the end of buffer 'x' (76 bytes)");
+}
+
+TEST_CASE("map_elementwise with branches between blocks is refused cleanly",
+          "[interp]") {
+  const char *ir = R"(
+func.func @k(%x: !tile.ptr<f32>) attributes {tile.kernel} {
+  %r = tile.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %m = tile.map_elementwise(%r) pack = 1 {
+  ^bb0(%a: i32):
+    %z = arith.constant 0 : i32
+    %c = arith.cmpi sgt, %a, %z : i32
+    cf.cond_br %c, ^bb1, ^bb2
+  ^bb1:
+    tile.map_elementwise.return %a : i32
+  ^bb2:
+    tile.map_elementwise.return %z : i32
+  } : (tensor<4xi32>) -> tensor<4xi32> loc("t.py":9:5)
+  return
+}
+)";
+  Compiled c = compileIR(ir);
+  CHECK(!c.kernel);
+  CHECK(c.error.find("t.py:9:5: cannot interpret 'tile.map_elementwise' with "
+                     "branches between blocks") == 0);
+}
+
 TEST_CASE("reduce with custom regions: sum and argmax", "[interp]") {
   const char *ir = R"(
 func.func @k(%x: !tile.ptr<f32>, %s: !tile.ptr<f32>, %am: !tile.ptr<i32>) attributes {tile.kernel} {

@@ -95,55 +95,6 @@ const ElemType *tritium::run::elemTypeForNpy(const std::string &npyDtype) {
 }
 
 //===----------------------------------------------------------------------===//
-// Float conversions
-//===----------------------------------------------------------------------===//
-
-uint16_t tritium::run::floatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000, absx = x & 0x7fffffff;
-  if (absx >= 0x7f800000) // inf, nan (kept quiet)
-    return uint16_t(sign | 0x7c00 | (absx > 0x7f800000 ? 0x200 | ((absx >> 13) & 0x3ff) : 0));
-  if (absx >= 0x477ff000) // >= 65520 rounds to inf
-    return uint16_t(sign | 0x7c00);
-  if (absx < 0x38800000) { // below 2^-14: a subnormal half, unit 2^-24
-    float a;
-    std::memcpy(&a, &absx, 4);
-    return uint16_t(sign | uint32_t(std::nearbyint(a * 16777216.0f)));
-  }
-  uint32_t m = absx - 0x38000000; // rebias the exponent 127 -> 15
-  m += 0xfff + ((m >> 13) & 1);   // round to nearest even
-  return uint16_t(sign | (m >> 13));
-}
-
-float tritium::run::halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0) {
-    float v = std::ldexp(float(m), -24);
-    return sign ? -v : v;
-  }
-  uint32_t bits = e == 31 ? sign | 0x7f800000 | (m << 13) : sign | ((e + 112) << 23) | (m << 13);
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-uint16_t tritium::run::floatToBf16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffff) > 0x7f800000)
-    return uint16_t((x >> 16) | 0x40);
-  return uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
-}
-
-float tritium::run::bf16ToFloat(uint16_t h) {
-  uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-//===----------------------------------------------------------------------===//
 // Element access
 //===----------------------------------------------------------------------===//
 
@@ -218,20 +169,13 @@ void tritium::run::storeElement(rt::NpyArray &a, const ElemType &t, size_t i, do
 std::string HostValue::specialization() const {
   switch (kind) {
   case Buffer:
-    return std::string("*") + elem->sig +
-           (reinterpret_cast<uintptr_t>(array.data.data()) % 16 == 0 ? ":16" : "");
+    return rt::specializePointer(elem->sig, array.data.data());
   case Float:
-    return "fp32";
+    return rt::specializeFloat();
   case Bool:
-    return "i1";
-  case Int: {
-    if (folded())
-      return "i32:1";
-    std::string type = isUnsigned ? "u64"
-                       : (i >= INT32_MIN && i <= INT32_MAX) ? "i32"
-                                                            : "i64";
-    return type + (uint64_t(i) % 16 == 0 ? ":16" : "");
-  }
+    return rt::specializeBool();
+  case Int:
+    return rt::specializeInt(i, isUnsigned);
   }
   return "";
 }

@@ -32,6 +32,7 @@
 #define TRITIUM_TOOLS_RUNARGS_H
 
 #include "runtime/Npy.h"
+#include "runtime/Specialize.h"
 
 #include <array>
 #include <cstdint>
@@ -66,13 +67,12 @@ struct HostValue {
   bool isUnsigned = false;        // Int in [2^63, 2^64)
   double f = 0;                   // Float
 
-  /// The Triton signature entry for this value, as Triton's specializer
-  /// derives it: "*fp32:16" (address % 16 == 0), "i32:1" (== 1, folded),
-  /// "i32" / "i64" / "u64" by range with ":16" when divisible by 16, "i1",
-  /// "fp32".
+  /// The Triton signature entry for this value (runtime/Specialize.h):
+  /// "*fp32:16" (address % 16 == 0), "i32:1" (== 1, folded), "i32" / "i64"
+  /// / "u64" by range with ":16" when divisible by 16, "i1", "fp32".
   std::string specialization() const;
   /// Whether the argument is folded into the kernel (an int equal to 1).
-  bool folded() const { return kind == Int && !isUnsigned && i == 1; }
+  bool folded() const { return kind == Int && rt::foldsAsOne(i, isUnsigned); }
 };
 
 /// Parses `--arg NAME=VALUE`'s VALUE (see the header comment).
@@ -94,10 +94,11 @@ double loadElement(const rt::NpyArray &a, const ElemType &t, size_t i);
 /// Stores `v` rounded to `t` (round to nearest even; ints truncate).
 void storeElement(rt::NpyArray &a, const ElemType &t, size_t i, double v);
 
-uint16_t floatToHalf(float f);
-float halfToFloat(uint16_t h);
-uint16_t floatToBf16(float f);
-float bf16ToFloat(uint16_t h);
+// The fp16/bf16 conversions live with the specialization rules in runtime/.
+using rt::bf16ToFloat;
+using rt::floatToBf16;
+using rt::floatToHalf;
+using rt::halfToFloat;
 
 struct Tolerance {
   double rtol = 0, atol = 0;

@@ -1,14 +1,14 @@
 //===- RunCommand.cpp - `tritium run`: compile and launch a kernel -------===//
 //
-// Binds command-line values to the kernel's parameters, specializes exactly
-// as Triton's launcher does, compiles through the frontend and the tile
-// pipeline, and launches on the interpreter (when this build has it).
+// Binds command-line values to the kernel's parameters by name, specializes
+// exactly as Triton's launcher does (runtime/Specialize.h), compiles through
+// runtime/KernelSource.h (frontend and tile pipeline), and launches on the
+// interpreter (when this build has it).
 //
 //===----------------------------------------------------------------------===//
 #include "tools/tritium/RunCommand.h"
 
-#include "frontend/IRGen.h"
-#include "frontend/Parser.h"
+#include "runtime/KernelSource.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -43,60 +43,9 @@ std::string errorLine(const std::string &msg) { return "tritium: error: " + msg 
   return errorLine(msg);
 }
 
-std::string dotted(const Expr *e) {
-  if (e->kind == ExprKind::Name)
-    return static_cast<const NameExpr *>(e)->id;
-  if (e->kind == ExprKind::Attribute) {
-    auto *a = static_cast<const AttributeExpr *>(e);
-    std::string base = dotted(a->value.get());
-    return base.empty() ? "" : base + "." + a->attr;
-  }
-  return "";
-}
-
-bool isConstexprParam(const Param &p) {
-  return p.annotation && dotted(p.annotation.get()).find("constexpr") != std::string::npos;
-}
-
-/// A parameter's default value as a signature literal, when it is one.
-std::optional<std::string> defaultLiteral(const Expr *e) {
-  switch (e->kind) {
-  case ExprKind::Int: {
-    auto *i = static_cast<const IntExpr *>(e);
-    if (i->overflow)
-      return std::nullopt;
-    return std::to_string(i->value);
-  }
-  case ExprKind::Float: {
-    char buf[40];
-    std::snprintf(buf, sizeof(buf), "%.17g", static_cast<const FloatExpr *>(e)->value);
-    std::string s = buf;
-    if (s.find_first_of(".eni") == std::string::npos)
-      s += ".0";
-    return s;
-  }
-  case ExprKind::Bool:
-    return std::string(static_cast<const BoolExpr *>(e)->value ? "True" : "False");
-  case ExprKind::None:
-    return std::string("None");
-  case ExprKind::Str:
-    return "'" + static_cast<const StrExpr *>(e)->value + "'";
-  case ExprKind::UnaryOp: {
-    auto *u = static_cast<const UnaryOpExpr *>(e);
-    if (u->op != UnaryOpKind::Neg)
-      return std::nullopt;
-    auto inner = defaultLiteral(u->operand.get());
-    if (!inner || (*inner)[0] == '-' || (*inner)[0] == '\'')
-      return std::nullopt;
-    return "-" + *inner;
-  }
-  case ExprKind::Attribute: { // tl.float16
-    auto *a = static_cast<const AttributeExpr *>(e);
-    return a->attr;
-  }
-  default:
-    return std::nullopt;
-  }
+/// A SourceError as printed: diagnostics as rendered, a message as one line.
+std::string errorText(const rt::SourceError &e) {
+  return e.rendered ? e.text : errorLine(e.text);
 }
 } // namespace
 
@@ -112,45 +61,25 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
                                                           std::vector<HostValue> &args,
                                                           LaunchReport &report) {
   auto t0 = Clock::now();
-  std::string text = spec.source;
-  if (text.empty()) {
-    std::ifstream in(spec.file, std::ios::binary);
-    if (!in)
-      return errorLine("cannot open '" + spec.file + "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-  }
-  ParseResult parsed = parseSource(spec.file, text);
-  if (!parsed.errors.empty()) {
-    std::string out;
-    for (auto &d : parsed.errors)
-      out += d.render();
-    return out;
-  }
-  for (auto &[name, diag] : parsed.skippedFunctions)
-    if (name == spec.kernel)
-      return diag.render();
-  const FunctionDef *fn = nullptr;
-  for (auto &f : parsed.module->functions)
-    if (f->name == spec.kernel)
-      fn = f.get();
-  if (!fn)
-    return errorLine("no function named '" + spec.kernel + "' in " + spec.file);
+  rt::KernelSource src;
+  if (auto e = rt::loadKernelSource(spec.file, spec.source.empty() ? nullptr : &spec.source,
+                                    spec.kernel, src))
+    return errorText(*e);
 
   // Bind every parameter: constexprs by value, the others by host value.
-  std::string paramList;
-  for (auto &p : fn->params)
-    paramList += (paramList.empty() ? "" : ", ") + p.name;
+  std::string paramList = src.paramList();
+  auto findParam = [&](const std::string &n) {
+    return std::find_if(src.params.begin(), src.params.end(),
+                        [&](const rt::KernelParam &p) { return p.name == n; });
+  };
   std::map<std::string, size_t> byName;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &n = args[i].name;
-    auto it = std::find_if(fn->params.begin(), fn->params.end(),
-                           [&](const Param &p) { return p.name == n; });
-    if (it == fn->params.end())
+    auto it = findParam(n);
+    if (it == src.params.end())
       return errorLine("--arg " + n + ": kernel '" + spec.kernel +
                        "' has no parameter '" + n + "' (its parameters: " + paramList + ")");
-    if (isConstexprParam(*it))
+    if (it->isConstexpr)
       return errorLine("--arg " + n + ": '" + n +
                        "' is a tl.constexpr parameter; give it with --constexpr " + n +
                        "=VALUE");
@@ -158,12 +87,11 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
       return errorLine("--arg " + n + " is given twice");
   }
   for (auto &[n, v] : spec.constexprs) {
-    auto it = std::find_if(fn->params.begin(), fn->params.end(),
-                           [&](const Param &p) { return p.name == n; });
-    if (it == fn->params.end())
+    auto it = findParam(n);
+    if (it == src.params.end())
       return errorLine("--constexpr " + n + ": kernel '" + spec.kernel +
                        "' has no parameter '" + n + "' (its parameters: " + paramList + ")");
-    if (!isConstexprParam(*it))
+    if (!it->isConstexpr)
       return errorLine("--constexpr " + n + ": '" + n +
                        "' is not a tl.constexpr parameter; give it with --arg " + n +
                        "=VALUE");
@@ -172,17 +100,17 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   }
   std::vector<std::string> entries, missing;
   std::vector<size_t> order; // host values in func.func argument order
-  for (auto &p : fn->params) {
-    if (p.isVarArgs || p.isKwArgs)
+  for (auto &p : src.params) {
+    if (p.isVariadic)
       return errorLine("kernel '" + spec.kernel + "' has *args/**kwargs parameters, "
                        "which tritium run cannot bind");
-    if (isConstexprParam(p)) {
+    if (p.isConstexpr) {
       auto it = spec.constexprs.find(p.name);
       std::optional<std::string> lit;
       if (it != spec.constexprs.end())
         lit = it->second;
-      else if (p.defaultValue)
-        lit = defaultLiteral(p.defaultValue.get());
+      else
+        lit = p.defaultLiteral;
       if (!lit) {
         missing.push_back("--constexpr " + p.name + "=VALUE");
         continue;
@@ -192,8 +120,7 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
     }
     auto it = byName.find(p.name);
     if (it == byName.end()) {
-      std::optional<std::string> lit =
-          p.defaultValue ? defaultLiteral(p.defaultValue.get()) : std::nullopt;
+      const std::optional<std::string> &lit = p.defaultLiteral;
       HostValue v;
       if (!lit || parseHostValue(p.name, *lit, 0, v)) {
         missing.push_back("--arg " + p.name + "=VALUE");
@@ -217,30 +144,21 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   for (auto &e : entries)
     sig += (sig.empty() ? "" : ",") + e;
   report.signature = sig;
-  std::vector<ParamSpec> specs;
-  if (auto err = parseSignature(sig, specs))
-    return errorLine("specialization '" + sig + "': " + *err);
-
   mlir::MLIRContext ctx;
   CompileOptions copts;
   copts.numWarps = spec.numWarps;
   copts.debug = spec.debug;
-  CompileResult r = compileKernel(ctx, *parsed.module, spec.kernel, specs, copts);
-  report.staticPrints = r.staticPrints;
-  if (!r.ok()) {
-    std::string out;
-    for (auto &d : r.errors)
-      out += d.render();
-    return out;
-  }
-  if (auto err = optimizeTileModule(*r.module))
-    return errorLine(*err);
+  rt::CompiledKernel compiled;
+  auto compileError = rt::compileSpecialization(ctx, src, sig, copts, compiled);
+  report.staticPrints = compiled.staticPrints;
+  if (compileError)
+    return errorText(*compileError);
   report.compileMs = msSince(t0);
   if (spec.dryRun)
     return std::nullopt;
 
 #ifdef TRITIUM_HAVE_INTERPRETER
-  auto created = interp::Kernel::create(*r.module, spec.kernel);
+  auto created = interp::Kernel::create(*compiled.module, spec.kernel);
   if (auto *e = std::get_if<interp::RunError>(&created))
     return runErrorText(e->message);
   auto &kernel = std::get<std::unique_ptr<interp::Kernel>>(created);

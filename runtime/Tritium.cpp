@@ -1,0 +1,437 @@
+//===- Tritium.cpp - the public C++ host API ------------------------------===//
+//
+// Compiler parses a kernel's source once (runtime/KernelSource.h); Kernel
+// binds positional launch arguments to the runtime parameters, derives the
+// specialization from their values (runtime/Specialize.h), compiles each new
+// specialization once into a cached interpreter kernel, and launches it.
+// When a specialization does not compile, flipping one argument's kind
+// (pointer <-> scalar) is tried, so that passing a scalar for a pointer is
+// reported by the parameter's name rather than deep inside the kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Tritium.h"
+
+#include "interpreter/Interpreter.h"
+#include "runtime/KernelSource.h"
+#include "runtime/Specialize.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace tritium;
+
+//===----------------------------------------------------------------------===//
+// Types and values
+//===----------------------------------------------------------------------===//
+
+const char *tritium::dtypeName(DType t) {
+  switch (t) {
+  case DType::I1: return "i1";
+  case DType::I8: return "i8";
+  case DType::I16: return "i16";
+  case DType::I32: return "i32";
+  case DType::I64: return "i64";
+  case DType::U8: return "u8";
+  case DType::U16: return "u16";
+  case DType::U32: return "u32";
+  case DType::U64: return "u64";
+  case DType::F16: return "fp16";
+  case DType::BF16: return "bf16";
+  case DType::F32: return "fp32";
+  case DType::F64: return "fp64";
+  }
+  return "?";
+}
+
+size_t tritium::dtypeBytes(DType t) {
+  switch (t) {
+  case DType::I1: case DType::I8: case DType::U8: return 1;
+  case DType::I16: case DType::U16: case DType::F16: case DType::BF16: return 2;
+  case DType::I32: case DType::U32: case DType::F32: return 4;
+  case DType::I64: case DType::U64: case DType::F64: return 8;
+  }
+  return 1;
+}
+
+uint16_t tritium::toHalf(float f) { return rt::floatToHalf(f); }
+float tritium::fromHalf(uint16_t bits) { return rt::halfToFloat(bits); }
+uint16_t tritium::toBf16(float f) { return rt::floatToBf16(f); }
+float tritium::fromBf16(uint16_t bits) { return rt::bf16ToFloat(bits); }
+
+Arg tritium::buffer(void *data, size_t bytes, DType dtype) {
+  Arg a;
+  a.kind = Arg::Buffer;
+  a.data = data;
+  a.bytes = bytes;
+  a.dtype = dtype;
+  return a;
+}
+
+Constexpr::Constexpr(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  text_ = buf;
+  if (text_.find_first_of(".eni") == std::string::npos)
+    text_ += ".0";
+}
+
+namespace {
+/// A default value written as a literal, as a launch argument.
+std::optional<Arg> argFromLiteral(const std::string &lit) {
+  if (lit == "True" || lit == "False")
+    return scalar(lit == "True");
+  if (lit.empty())
+    return std::nullopt;
+  const char *s = lit.c_str();
+  char *end = nullptr;
+  errno = 0;
+  long long i = std::strtoll(s, &end, 10);
+  if (*end == '\0' && errno == 0)
+    return scalar(int64_t(i));
+  errno = 0;
+  double d = std::strtod(s, &end);
+  if (*end == '\0' && errno == 0)
+    return scalar(d);
+  return std::nullopt;
+}
+
+std::string kindName(const Arg &a) {
+  return a.kind == Arg::Buffer ? "a pointer (buffer)" : "a scalar";
+}
+
+struct Specialization {
+  rt::CompiledKernel compiled;
+  std::unique_ptr<interp::Kernel> kernel;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// KernelState
+//===----------------------------------------------------------------------===//
+
+class tritium::KernelState {
+public:
+  std::shared_ptr<mlir::MLIRContext> ctx;
+  rt::KernelSource src;
+  CompileOptions options;
+  /// Per parameter: the constexpr's literal (constexprs only).
+  std::vector<std::string> constexprLits;
+  /// Indices into src.params of the runtime parameters, in order.
+  std::vector<size_t> runtime;
+  /// Per runtime parameter: its default as an argument, if it has one.
+  std::vector<std::optional<Arg>> defaults;
+  /// Per runtime parameter: whether it was compiled as a pointer (known
+  /// after the first successful compile).
+  std::vector<std::optional<bool>> isPointer;
+  std::map<std::string, Specialization> cache;
+  size_t compiles = 0;
+  std::vector<std::string> staticPrints;
+
+  std::optional<Error> bind(const std::vector<Arg> &args, std::vector<Arg> &bound) const;
+  std::string entryFor(const Arg &a) const;
+  std::string signatureOf(const std::vector<Arg> &bound,
+                          std::optional<size_t> flip = std::nullopt) const;
+  Expected<Specialization *> specialize(const std::vector<Arg> &bound,
+                                        const LaunchOptions &options);
+  std::string diagnoseKinds(const std::vector<Arg> &bound, const LaunchOptions &options);
+};
+
+std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
+                                       std::vector<Arg> &bound) const {
+  auto takes = [&] {
+    std::string list;
+    for (size_t i : runtime)
+      list += (list.empty() ? "" : ", ") + src.params[i].name;
+    return "kernel '" + src.kernel + "' takes " + std::to_string(runtime.size()) +
+           " argument" + (runtime.size() == 1 ? "" : "s") + " (" + list + "), got " +
+           std::to_string(args.size());
+  };
+  if (args.size() > runtime.size())
+    return Error{takes()};
+  bound.clear();
+  std::string missing;
+  for (size_t k = 0; k < runtime.size(); ++k) {
+    const std::string &name = src.params[runtime[k]].name;
+    if (k >= args.size()) {
+      if (defaults[k])
+        bound.push_back(*defaults[k]);
+      else
+        missing += (missing.empty() ? "'" : ", '") + name + "'";
+      continue;
+    }
+    const Arg &a = args[k];
+    if (isPointer[k] && *isPointer[k] != (a.kind == Arg::Buffer))
+      return Error{"argument '" + name + "' expects " +
+                   (*isPointer[k] ? "a pointer (buffer)" : "a scalar") + ", got " +
+                   kindName(a)};
+    if (a.kind == Arg::Buffer) {
+      if (!a.data && a.bytes)
+        return Error{"argument '" + name + "' is a null buffer of " +
+                     std::to_string(a.bytes) + " bytes"};
+      if (a.bytes % dtypeBytes(a.dtype))
+        return Error{"argument '" + name + "': " + std::to_string(a.bytes) +
+                     " bytes is not a whole number of " + dtypeName(a.dtype) +
+                     " elements"};
+    }
+    bound.push_back(a);
+  }
+  if (!missing.empty())
+    return Error{takes() + "; missing " + missing};
+  return std::nullopt;
+}
+
+std::string KernelState::entryFor(const Arg &a) const {
+  switch (a.kind) {
+  case Arg::Buffer:
+    return rt::specializePointer(dtypeName(a.dtype), a.data);
+  case Arg::Int:
+    return rt::specializeInt(a.i, a.isUnsigned);
+  case Arg::Float:
+    return rt::specializeFloat();
+  case Arg::Bool:
+    return rt::specializeBool();
+  }
+  return "";
+}
+
+std::string KernelState::signatureOf(const std::vector<Arg> &bound,
+                                     std::optional<size_t> flip) const {
+  std::string sig;
+  size_t k = 0;
+  std::string ptrType = "*fp32";
+  for (const Arg &a : bound)
+    if (a.kind == Arg::Buffer) {
+      ptrType = std::string("*") + dtypeName(a.dtype);
+      break;
+    }
+  for (size_t i = 0; i < src.params.size(); ++i) {
+    std::string entry;
+    if (src.params[i].isConstexpr) {
+      entry = constexprLits[i];
+    } else {
+      const Arg &a = bound[k];
+      if (flip && *flip == k)
+        entry = a.kind == Arg::Buffer ? "i64" : ptrType + ":16";
+      else
+        entry = entryFor(a);
+      ++k;
+    }
+    sig += (sig.empty() ? "" : ",") + entry;
+  }
+  return sig;
+}
+
+std::string KernelState::diagnoseKinds(const std::vector<Arg> &bound,
+                                       const LaunchOptions &options) {
+  if (bound.size() > 32)
+    return "";
+  fe::CompileOptions copts;
+  copts.numWarps = options.numWarps;
+  copts.numStages = options.numStages;
+  copts.debug = this->options.debug;
+  for (size_t k = 0; k < bound.size(); ++k) {
+    rt::CompiledKernel probe;
+    if (!rt::compileSpecialization(*ctx, src, signatureOf(bound, k), copts, probe))
+      return "argument '" + src.params[runtime[k]].name + "' expects " +
+             (bound[k].kind == Arg::Buffer ? "a scalar" : "a pointer (buffer)") +
+             ", got " + kindName(bound[k]);
+  }
+  return "";
+}
+
+Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound,
+                                                   const LaunchOptions &options) {
+  std::string sig = signatureOf(bound);
+  std::string key = sig + ";num_warps=" + std::to_string(options.numWarps) +
+                    ";num_stages=" + std::to_string(options.numStages);
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return &it->second;
+  fe::CompileOptions copts;
+  copts.numWarps = options.numWarps;
+  copts.numStages = options.numStages;
+  copts.debug = this->options.debug;
+  Specialization spec;
+  if (auto err = rt::compileSpecialization(*ctx, src, sig, copts, spec.compiled)) {
+    staticPrints = spec.compiled.staticPrints;
+    std::string kinds = diagnoseKinds(bound, options);
+    return Error{kinds.empty() ? err->text : kinds};
+  }
+  staticPrints = spec.compiled.staticPrints;
+  auto created = interp::Kernel::create(*spec.compiled.module, src.kernel);
+  if (auto *e = std::get_if<interp::RunError>(&created))
+    return Error{e->message};
+  spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
+  ++compiles;
+  for (size_t k = 0; k < bound.size(); ++k)
+    isPointer[k] = bound[k].kind == Arg::Buffer;
+  return &cache.emplace(key, std::move(spec)).first->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Kernel::Kernel(std::unique_ptr<KernelState> state) : state_(std::move(state)) {}
+Kernel::Kernel(Kernel &&) noexcept = default;
+Kernel &Kernel::operator=(Kernel &&) noexcept = default;
+Kernel::~Kernel() = default;
+
+const std::string &Kernel::name() const { return state_->src.kernel; }
+size_t Kernel::numCompiles() const { return state_->compiles; }
+const std::vector<std::string> &Kernel::staticPrints() const {
+  return state_->staticPrints;
+}
+
+std::vector<std::string> Kernel::parameters() const {
+  std::vector<std::string> names;
+  for (size_t i : state_->runtime)
+    names.push_back(state_->src.params[i].name);
+  return names;
+}
+
+Expected<std::string> Kernel::signature(const std::vector<Arg> &args) const {
+  std::vector<Arg> bound;
+  if (auto err = state_->bind(args, bound))
+    return *err;
+  return state_->signatureOf(bound);
+}
+
+Expected<std::string> Kernel::warmup(const std::vector<Arg> &args,
+                                     const LaunchOptions &options) {
+  std::vector<Arg> bound;
+  if (auto err = state_->bind(args, bound))
+    return *err;
+  auto spec = state_->specialize(bound, options);
+  if (!spec)
+    return spec.error();
+  return state_->signatureOf(bound);
+}
+
+std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &args,
+                                    const LaunchOptions &options) {
+  if (grid.x < 0 || grid.y < 0 || grid.z < 0)
+    return Error{"grid [" + std::to_string(grid.x) + ", " + std::to_string(grid.y) +
+                 ", " + std::to_string(grid.z) + "] has a negative size"};
+  std::vector<Arg> bound;
+  if (auto err = state_->bind(args, bound))
+    return err;
+  auto spec = state_->specialize(bound, options);
+  if (!spec)
+    return spec.error();
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return std::nullopt; // an empty grid runs nothing, as in Triton
+  std::vector<interp::Arg> iargs;
+  for (size_t k = 0; k < bound.size(); ++k) {
+    const Arg &a = bound[k];
+    switch (a.kind) {
+    case Arg::Buffer:
+      iargs.push_back(interp::Arg::buffer(a.data, a.bytes,
+                                          state_->src.params[state_->runtime[k]].name));
+      break;
+    case Arg::Int:
+      if (!rt::foldsAsOne(a.i, a.isUnsigned))
+        iargs.push_back(interp::Arg::integer(a.i));
+      break;
+    case Arg::Bool:
+      iargs.push_back(interp::Arg::integer(a.i));
+      break;
+    case Arg::Float:
+      iargs.push_back(interp::Arg::floating(a.f));
+      break;
+    }
+  }
+  interp::LaunchOptions lopts;
+  lopts.grid = {grid.x, grid.y, grid.z};
+  lopts.deterministic = options.deterministic;
+  lopts.threads = options.threads;
+  if (auto err = (*spec)->kernel->launch(iargs, lopts, options.printOut))
+    return Error{err->message};
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Compiler
+//===----------------------------------------------------------------------===//
+
+struct Compiler::Impl {
+  std::shared_ptr<mlir::MLIRContext> ctx = std::make_shared<mlir::MLIRContext>();
+
+  Expected<Kernel> prepare(const std::string &file, const std::string *text,
+                           const std::string &kernel, const Constexprs &constexprs,
+                           const CompileOptions &options);
+};
+
+Compiler::Compiler() : impl_(std::make_unique<Impl>()) {}
+Compiler::~Compiler() = default;
+Compiler::Compiler(Compiler &&) noexcept = default;
+Compiler &Compiler::operator=(Compiler &&) noexcept = default;
+
+Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::string *text,
+                                         const std::string &kernel,
+                                         const Constexprs &constexprs,
+                                         const CompileOptions &options) {
+  auto state = std::make_unique<KernelState>();
+  state->ctx = ctx;
+  state->options = options;
+  rt::KernelSource &src = state->src;
+  if (auto err = rt::loadKernelSource(file, text, kernel, src))
+    return Error{err->text};
+  for (auto &[name, value] : constexprs) {
+    auto it = std::find_if(src.params.begin(), src.params.end(),
+                           [&](const rt::KernelParam &p) { return p.name == name; });
+    if (it == src.params.end())
+      return Error{"constexpr '" + name + "': kernel '" + kernel +
+                   "' has no parameter '" + name + "' (its parameters: " +
+                   src.paramList() + ")"};
+    if (!it->isConstexpr)
+      return Error{"constexpr '" + name + "': '" + name +
+                   "' is not a tl.constexpr parameter; pass it to launch()"};
+    if (value.text().find(',') != std::string::npos)
+      return Error{"constexpr '" + name + "' = " + value.text() +
+                   ": values cannot contain ','"};
+  }
+  std::string missing;
+  for (size_t i = 0; i < src.params.size(); ++i) {
+    const rt::KernelParam &p = src.params[i];
+    if (p.isVariadic)
+      return Error{"kernel '" + kernel + "' has *args/**kwargs parameters, which "
+                   "cannot be bound"};
+    state->constexprLits.emplace_back();
+    if (p.isConstexpr) {
+      auto it = constexprs.find(p.name);
+      if (it != constexprs.end())
+        state->constexprLits.back() = it->second.text();
+      else if (p.defaultLiteral)
+        state->constexprLits.back() = *p.defaultLiteral;
+      else
+        missing += (missing.empty() ? "'" : ", '") + p.name + "'";
+      continue;
+    }
+    state->runtime.push_back(i);
+    state->defaults.push_back(p.defaultLiteral ? argFromLiteral(*p.defaultLiteral)
+                                               : std::nullopt);
+  }
+  if (!missing.empty())
+    return Error{"kernel '" + kernel + "' needs a value for constexpr " + missing};
+  state->isPointer.resize(state->runtime.size());
+  return Kernel(std::move(state));
+}
+
+Expected<Kernel> Compiler::compileFile(const std::string &path, const std::string &kernel,
+                                       const Constexprs &constexprs,
+                                       const CompileOptions &options) {
+  return impl_->prepare(path, nullptr, kernel, constexprs, options);
+}
+
+Expected<Kernel> Compiler::compileString(const std::string &source,
+                                         const std::string &fileName,
+                                         const std::string &kernel,
+                                         const Constexprs &constexprs,
+                                         const CompileOptions &options) {
+  return impl_->prepare(fileName, &source, kernel, constexprs, options);
+}

@@ -1,0 +1,280 @@
+//===- Tritium.h - the public C++ host API ----------------------*- C++ -*-===//
+//
+// Compile a Triton kernel from a file or a string and launch it on the CPU
+// interpreter with host buffers and scalars, as Triton's launcher does:
+//
+//   #include "runtime/Tritium.h"
+//
+//   tritium::Compiler compiler;
+//   auto kernel = compiler.compileFile("examples/vector_add.py", "add_kernel",
+//                                      {{"BLOCK_SIZE", 1024}});
+//   if (!kernel) {
+//     std::cerr << kernel.error().message; // file:line:col, line, caret
+//     return 1;
+//   }
+//   std::vector<float> x(n, 1.0f), y(n, 2.0f), out(n);
+//   tritium::LaunchOptions opts;
+//   opts.numWarps = 4; // accepted; the interpreter ignores it
+//   auto err = kernel->launch(tritium::Grid{(n + 1023) / 1024},
+//                             {tritium::buffer(x), tritium::buffer(y),
+//                              tritium::buffer(out), tritium::scalar(n)},
+//                             opts);
+//   if (err)
+//     std::cerr << err->message; // e.g. an out-of-bounds load, located
+//
+// Arguments are given positionally, one per runtime (non-constexpr)
+// parameter of the kernel; trailing parameters with defaults may be left
+// out. Constexpr parameters are fixed when compiling (or take their
+// defaults). Each launch specializes the kernel from the actual values
+// exactly as Triton does: a pointer is `*fp32:16` when 16-byte aligned, an
+// int equal to 1 is folded as a constant, ints are i32/i64 by range (`:16`
+// when divisible by 16), floats fp32, bools i1. Every specialization is
+// compiled once and cached in its Kernel; later launches with the same key
+// (signature, num_warps, num_stages) reuse it.
+//
+// Errors are values (Expected<T>, std::optional<Error>); nothing throws
+// into user code. A Compiler and its Kernels are not thread-safe; a Kernel
+// keeps what it needs alive, so it may outlive its Compiler.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_RUNTIME_TRITIUM_H
+#define TRITIUM_RUNTIME_TRITIUM_H
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace tritium {
+
+/// An error as text ready to print: compile diagnostics with file:line:col
+/// and a caret, argument mistakes naming the parameter, interpreter faults
+/// naming the kernel, program id, source line and address.
+struct Error {
+  std::string message;
+};
+
+/// A value or an Error.
+template <typename T> class Expected {
+public:
+  Expected(T value) : v_(std::move(value)) {}
+  Expected(Error error) : v_(std::move(error)) {}
+  explicit operator bool() const { return v_.index() == 0; }
+  T &operator*() { return std::get<0>(v_); }
+  const T &operator*() const { return std::get<0>(v_); }
+  T *operator->() { return &std::get<0>(v_); }
+  const T *operator->() const { return &std::get<0>(v_); }
+  const Error &error() const { return std::get<1>(v_); }
+
+private:
+  std::variant<T, Error> v_;
+};
+
+/// Element types of buffers.
+enum class DType { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+
+/// Triton's spelling ("fp32", "bf16", "i1") and the size of one element.
+const char *dtypeName(DType t);
+size_t dtypeBytes(DType t);
+
+/// 16-bit floats held as their bits (see toHalf / toBf16).
+struct Half {
+  uint16_t bits;
+};
+struct BFloat16 {
+  uint16_t bits;
+};
+uint16_t toHalf(float f);
+float fromHalf(uint16_t bits);
+uint16_t toBf16(float f);
+float fromBf16(uint16_t bits);
+
+/// The DType of a C++ element type.
+template <typename T> struct DTypeOf;
+#define TRITIUM_DTYPE_OF(T, D)                                                 \
+  template <> struct DTypeOf<T> {                                              \
+    static constexpr DType value = DType::D;                                   \
+  };
+TRITIUM_DTYPE_OF(bool, I1)
+TRITIUM_DTYPE_OF(int8_t, I8)
+TRITIUM_DTYPE_OF(int16_t, I16)
+TRITIUM_DTYPE_OF(int32_t, I32)
+TRITIUM_DTYPE_OF(int64_t, I64)
+TRITIUM_DTYPE_OF(uint8_t, U8)
+TRITIUM_DTYPE_OF(uint16_t, U16)
+TRITIUM_DTYPE_OF(uint32_t, U32)
+TRITIUM_DTYPE_OF(uint64_t, U64)
+TRITIUM_DTYPE_OF(float, F32)
+TRITIUM_DTYPE_OF(double, F64)
+TRITIUM_DTYPE_OF(Half, F16)
+TRITIUM_DTYPE_OF(BFloat16, BF16)
+#undef TRITIUM_DTYPE_OF
+
+/// One launch argument: a host buffer (the kernel reads and writes it in
+/// place) or a scalar. Build them with buffer() and scalar().
+struct Arg {
+  enum Kind { Buffer, Int, Float, Bool } kind = Int;
+  void *data = nullptr; // Buffer
+  size_t bytes = 0;
+  DType dtype = DType::F32;
+  int64_t i = 0;           // Int (bits), Bool
+  bool isUnsigned = false; // Int in [2^63, 2^64)
+  double f = 0;            // Float
+};
+
+/// `bytes` bytes of host memory at `data` holding elements of `dtype`.
+Arg buffer(void *data, size_t bytes, DType dtype);
+/// A vector's elements, their dtype from the element type.
+template <typename T> Arg buffer(std::vector<T> &v) {
+  return buffer(v.data(), v.size() * sizeof(T), DTypeOf<T>::value);
+}
+/// A vector's elements viewed as `dtype` (e.g. uint16_t bits as F16 or
+/// BF16); the launch checks the sizes agree.
+template <typename T> Arg buffer(std::vector<T> &v, DType dtype) {
+  return buffer(v.data(), v.size() * sizeof(T), dtype);
+}
+
+/// A scalar: integers (i32/i64/u64 by value), floats (fp32), bools (i1).
+template <typename T, std::enable_if_t<std::is_integral_v<T> &&
+                                           !std::is_same_v<T, bool>,
+                                       int> = 0>
+Arg scalar(T v) {
+  Arg a;
+  a.kind = Arg::Int;
+  a.i = int64_t(v);
+  a.isUnsigned = std::is_unsigned_v<T> && uint64_t(v) > uint64_t(INT64_MAX);
+  return a;
+}
+inline Arg scalar(double v) {
+  Arg a;
+  a.kind = Arg::Float;
+  a.f = v;
+  return a;
+}
+inline Arg scalar(float v) { return scalar(double(v)); }
+inline Arg scalar(bool v) {
+  Arg a;
+  a.kind = Arg::Bool;
+  a.i = v;
+  return a;
+}
+
+/// A constexpr parameter's value: an int, a float, a bool, a string
+/// (`ACTIVATION="leaky_relu"`), None, or a literal as a signature writes it
+/// (`Constexpr::literal("float16")` for tl.float16).
+class Constexpr {
+public:
+  template <typename T, std::enable_if_t<std::is_integral_v<T> &&
+                                             !std::is_same_v<T, bool>,
+                                         int> = 0>
+  Constexpr(T v) : text_(std::to_string(v)) {}
+  Constexpr(bool v) : text_(v ? "True" : "False") {}
+  Constexpr(double v);
+  Constexpr(const char *s) : text_("'" + std::string(s) + "'") {}
+  Constexpr(const std::string &s) : text_("'" + s + "'") {}
+  static Constexpr none() { return literal("None"); }
+  static Constexpr literal(std::string text) {
+    Constexpr c(0);
+    c.text_ = std::move(text);
+    return c;
+  }
+  const std::string &text() const { return text_; }
+
+private:
+  std::string text_;
+};
+using Constexprs = std::map<std::string, Constexpr>;
+
+/// A 1-3-D launch grid.
+struct Grid {
+  int64_t x = 1, y = 1, z = 1;
+};
+
+struct LaunchOptions {
+  int numWarps = 4;  // part of the cache key; the interpreter ignores it
+  int numStages = 3; // likewise
+  /// Run programs one after another in program-id order (reproducible
+  /// prints and races).
+  bool deterministic = false;
+  int threads = 0; // worker threads for the grid (0: OpenMP's default)
+  /// device_print output goes here (stdout when null).
+  std::string *printOut = nullptr;
+};
+
+struct CompileOptions {
+  bool debug = false; // keep device_assert (Triton drops it unless debug)
+};
+
+class KernelState;
+
+/// A compiled kernel: its source and constexprs, and a cache of the
+/// specializations launched so far.
+class Kernel {
+public:
+  Kernel(Kernel &&) noexcept;
+  Kernel &operator=(Kernel &&) noexcept;
+  ~Kernel();
+
+  /// Specializes on `args`, compiles on a cache miss, runs the grid. Buffers
+  /// are updated in place. Returns the first error, if any.
+  std::optional<Error> launch(const Grid &grid, const std::vector<Arg> &args,
+                              const LaunchOptions &options = {});
+  /// Compiles (or finds cached) the specialization for `args` without
+  /// launching; returns its signature.
+  Expected<std::string> warmup(const std::vector<Arg> &args,
+                               const LaunchOptions &options = {});
+  /// The signature `args` specialize to ("*fp32:16,*fp32:16,i32,1024"):
+  /// one entry per parameter, constexprs as their values.
+  Expected<std::string> signature(const std::vector<Arg> &args) const;
+
+  const std::string &name() const;
+  /// The runtime parameters launch() binds, in order.
+  std::vector<std::string> parameters() const;
+  /// How many specializations were compiled (cache misses).
+  size_t numCompiles() const;
+  /// Output of tl.static_print from the latest compile.
+  const std::vector<std::string> &staticPrints() const;
+
+private:
+  friend class Compiler;
+  explicit Kernel(std::unique_ptr<KernelState> state);
+  std::unique_ptr<KernelState> state_;
+};
+
+/// Parses kernel sources and hands out Kernels; owns the MLIR context the
+/// kernels compile in (shared with them).
+class Compiler {
+public:
+  Compiler();
+  ~Compiler();
+  Compiler(Compiler &&) noexcept;
+  Compiler &operator=(Compiler &&) noexcept;
+
+  /// Reads `path` and prepares `kernel` with `constexprs` (by name; the
+  /// others take their defaults). Syntax errors, an unknown kernel or
+  /// constexpr, and a missing constexpr value are reported here; type
+  /// errors when a specialization is compiled (the first launch or warmup).
+  Expected<Kernel> compileFile(const std::string &path, const std::string &kernel,
+                               const Constexprs &constexprs = {},
+                               const CompileOptions &options = {});
+  /// Same, with the source given as text; `fileName` appears in messages.
+  Expected<Kernel> compileString(const std::string &source,
+                                 const std::string &fileName,
+                                 const std::string &kernel,
+                                 const Constexprs &constexprs = {},
+                                 const CompileOptions &options = {});
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_RUNTIME_TRITIUM_H
