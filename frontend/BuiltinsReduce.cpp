@@ -435,6 +435,20 @@ static int64_t minorDim(Emitter &em, const BoundArgs &a, const TValue &x,
   return d;
 }
 
+/// tile.sort compares integers as signed (the IR is signless). Unsigned
+/// blocks are sorted with the sign bit flipped, which maps unsigned order
+/// onto signed order, and flipped back.
+static Value sortAlong(Emitter &em, Location L, const TValue &x, int64_t dim,
+                       bool desc) {
+  if (!x.dtype.isUnsigned())
+    return tile::SortOp::create(em.b, L, x.v, uint32_t(dim), desc);
+  Value bit = em.constInt(x.dtype, int64_t(uint64_t(1) << (x.dtype.bits() - 1)),
+                          x.shape);
+  Value flipped = arith::XOrIOp::create(em.b, L, x.v, bit);
+  Value sorted = tile::SortOp::create(em.b, L, flipped, uint32_t(dim), desc);
+  return arith::XOrIOp::create(em.b, L, sorted, bit);
+}
+
 static TValue sortFn(Emitter &em, CallArgs &c) {
   auto a = em.bind(c, {"x", "dim=None", "descending=False"});
   TValue x = requireBlock(em, a.get("x"), a.loc("x"), "tl.sort x");
@@ -443,7 +457,7 @@ static TValue sortFn(Emitter &em, CallArgs &c) {
   int64_t dim = minorDim(em, a, x, "tl.sort");
   bool desc =
       em.requireBool(a.get("descending"), a.loc("descending"), "descending");
-  Value r = tile::SortOp::create(em.b, em.loc(c.loc), x.v, uint32_t(dim), desc);
+  Value r = sortAlong(em, em.loc(c.loc), x, dim, desc);
   return TValue::tensor(r, x.dtype, x.shape);
 }
 
@@ -461,7 +475,7 @@ static TValue topkFn(Emitter &em, CallArgs &c) {
                              std::to_string(x.shape[dim]) + ", got " +
                              std::to_string(k));
   Location L = em.loc(c.loc);
-  Value sorted = tile::SortOp::create(em.b, L, x.v, uint32_t(dim), true);
+  Value sorted = sortAlong(em, L, x, dim, true);
   std::vector<int64_t> shape = x.shape;
   shape[dim] = k;
   TValue idx = em.broadcastTo(

@@ -13,18 +13,43 @@
 #include "ir/TileDialect.h"
 
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 
 namespace tritium::interp {
 namespace {
 
+// `v` rounded to float "to odd": truncated, with the last bit set when
+// inexact. Rounding that float once more to fp16/bf16 (at least 2 bits
+// narrower) gives the correctly rounded result; going through a
+// nearest-even float would round twice (1 + 2^-11 + 2^-40 -> fp16 1.0).
+float toFloatOdd(long double v) {
+  float r = static_cast<float>(v);
+  if (std::isnan(v) || static_cast<long double>(r) == v)
+    return r;
+  if (std::fabs(static_cast<long double>(r)) > std::fabs(v))
+    r = std::nextafter(r, 0.0f); // also inf -> max finite
+  uint32_t bits;
+  std::memcpy(&bits, &r, 4);
+  bits |= 1;
+  std::memcpy(&r, &bits, 4);
+  return r;
+}
+
 template <class S, class D> void floatCast(const Op &op, Frame &f) {
   int64_t n = op.count(f);
   const S *a = f.get<S>(op.in[0]);
   D *r = f.get<D>(op.res[0]);
-  for (int64_t i = 0; i < n; ++i)
-    r[i] = D(Compute<D>(Compute<S>(a[i])));
+  constexpr bool narrowFromDouble =
+      std::is_same_v<S, double> && (std::is_same_v<D, half> || std::is_same_v<D, bf16>);
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (narrowFromDouble)
+      r[i] = D(toFloatOdd(a[i]));
+    else
+      r[i] = D(Compute<D>(Compute<S>(a[i])));
+  }
 }
 
 template <class S> Handler pickFloatCastDst(EK d) {
@@ -70,10 +95,10 @@ float toFloatRtz(double v) {
 void writeFloat(void *p, int64_t i, EK k, double v, bool rtz) {
   switch (k) {
   case EK::F16:
-    static_cast<half *>(p)[i] = rtz ? toHalfRtz<half>(v) : half(float(v));
+    static_cast<half *>(p)[i] = rtz ? toHalfRtz<half>(v) : half(toFloatOdd(v));
     break;
   case EK::BF16:
-    static_cast<bf16 *>(p)[i] = rtz ? toHalfRtz<bf16>(v) : bf16(float(v));
+    static_cast<bf16 *>(p)[i] = rtz ? toHalfRtz<bf16>(v) : bf16(toFloatOdd(v));
     break;
   case EK::F32:
     static_cast<float *>(p)[i] = rtz ? toFloatRtz(v) : float(v);
@@ -101,7 +126,11 @@ template <CastKind K> void genericCast(const Op &op, Frame &f) {
     } else if constexpr (K == CastKind::IntToFloat) {
       int64_t v = readInt(a, i, op.srcKind, sgn);
       if (op.kind == EK::F32 || op.kind == EK::F16 || op.kind == EK::BF16) {
-        float x = sgn ? float(v) : float(uint64_t(v));
+        // Rounded once: fp32 directly, fp16/bf16 through a round-to-odd
+        // float of the exact (long double) integer.
+        float x = op.kind == EK::F32 ? (sgn ? float(v) : float(uint64_t(v)))
+                  : toFloatOdd(sgn ? static_cast<long double>(v)
+                                   : static_cast<long double>(uint64_t(v)));
         writeFloat(r, i, op.kind, x, false);
       } else {
         writeFloat(r, i, op.kind, sgn ? double(v) : double(uint64_t(v)),
