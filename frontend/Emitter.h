@@ -176,6 +176,10 @@ public:
   bool returned() const;
 };
 
+/// A compile-time value from its literal spelling: int (u64 from 2^63),
+/// float, True/False, None, (), a tl dtype name, or a (quoted) string.
+TValue parseConstexprLiteral(const std::string &s);
+
 /// Names assigned anywhere in a block (targets of assignments, for loops).
 void collectAssigned(const Block &block, std::vector<std::string> &out);
 

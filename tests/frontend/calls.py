@@ -22,16 +22,16 @@ def kept(x):
     return x + 3
 
 
-# RUN: tritium compile %s --kernel caller --signature "*fp32,64" | FileCheck %s --check-prefix=CALL
-# CALL-LABEL: func.func @caller
-# CALL: %[[A:.*]]:2 = call @[[F1:.*]](%[[X:.*]], %[[X]]) : (tensor<64xf32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>)
-# CALL: %[[B:.*]]:2 = call @[[F2:.*]](%[[X]], %[[X]])
-# CALL: call @[[F1]](%[[X]], %[[X]])
-# CALL: arith.addf %[[A]]#0, %[[B]]#1
-# CALL: func.func private @[[F1]]
-# CALL: arith.constant 2.000000e+00 : f32
-# CALL: func.func private @[[F2]]
-# CALL: arith.constant 5.000000e+00 : f32
+# RUN: tritium compile %s --kernel caller --signature "*fp32,64" | FileCheck %s --check-prefix=CHECK-CALL
+# CHECK-CALL-LABEL: func.func @caller
+# CHECK-CALL: %[[A:.*]]:2 = call @[[F1:.*]](%[[X:.*]], %[[X]]) : (tensor<64xf32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>)
+# CHECK-CALL: %[[B:.*]]:2 = call @[[F2:.*]](%[[X]], %[[X]])
+# CHECK-CALL: call @[[F1]](%[[X]], %[[X]])
+# CHECK-CALL: arith.addf %[[A]]#0, %[[B]]#1
+# CHECK-CALL: func.func private @[[F1]]
+# CHECK-CALL: arith.constant 2.000000e+00 : f32
+# CHECK-CALL: func.func private @[[F2]]
+# CHECK-CALL: arith.constant 5.000000e+00 : f32
 @triton.jit
 def caller(p, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -42,16 +42,16 @@ def caller(p, BLOCK: tl.constexpr):
     tl.store(p + offs, a + d + c[0])
 
 
-# RUN: tritium compile %s --kernel caller --signature "*fp32,64" --emit tile-opt | FileCheck %s --check-prefix=INLINE
-# INLINE-LABEL: func.func @caller
-# INLINE-NOT: call
-# INLINE-NOT: func.func private
+# RUN: tritium compile %s --kernel caller --signature "*fp32,64" --emit tile-opt | FileCheck %s --check-prefix=CHECK-INLINE
+# CHECK-INLINE-LABEL: func.func @caller
+# CHECK-INLINE-NOT: call
+# CHECK-INLINE-NOT: func.func private
 
 
-# RUN: tritium compile %s --kernel constexpr_return --signature "*fp32,16" --emit tile-opt | FileCheck %s --check-prefix=CRET
-# CRET-LABEL: func.func @constexpr_return
-# CRET: arith.mulf
-# CRET: arith.addf
+# RUN: tritium compile %s --kernel constexpr_return --signature "*fp32,16" --emit tile-opt | FileCheck %s --check-prefix=CHECK-CRET
+# CHECK-CRET-LABEL: func.func @constexpr_return
+# CHECK-CRET: arith.mulf
+# CHECK-CRET: arith.addf
 @triton.jit
 def constexpr_return(p, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -59,10 +59,10 @@ def constexpr_return(p, BLOCK: tl.constexpr):
     tl.store(p + offs, pick(x, True) + pick(x, False))
 
 
-# RUN: tritium compile %s --kernel noinline_call --signature "*fp32" --emit tile-opt | FileCheck %s --check-prefix=NOINL
-# NOINL-LABEL: func.func @noinline_call
-# NOINL: call @kept({{.*}}) {no_inline}
-# NOINL: func.func private @kept({{.*}}) {{.*}}attributes {noinline}
+# RUN: tritium compile %s --kernel noinline_call --signature "*fp32" --emit tile-opt | FileCheck %s --check-prefix=CHECK-NOINL
+# CHECK-NOINL-LABEL: func.func @noinline_call
+# CHECK-NOINL: call @kept({{.*}}) {no_inline}
+# CHECK-NOINL: func.func private @kept({{.*}}) {{.*}}attributes {noinline}
 @triton.jit
 def noinline_call(p):
     tl.store(p, kept(tl.load(p)))

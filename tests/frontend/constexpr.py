@@ -9,13 +9,13 @@ SHIFT = tl.constexpr(3)
 NAME = tl.constexpr("scaled")
 
 
-# RUN: tritium compile %s --kernel globals_and_folding --signature "*fp32,i32" 2>%t.err | FileCheck %s --check-prefix=G
-# RUN: FileCheck %s --check-prefix=GPRINT < %t.err
-# G-LABEL: func.func @globals_and_folding
-# G: tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
-# G: arith.constant 8.000000e+00 : f32
-# G: arith.constant 2.500000e+00 : f32
-# GPRINT: block is 32 shift 3 name scaled cdiv 4 pow2 64
+# RUN: tritium compile %s --kernel globals_and_folding --signature "*fp32,i32" 2>%t.err | FileCheck %s --check-prefix=CHECK-G
+# RUN: FileCheck %s --check-prefix=CHECK-GPRINT < %t.err
+# CHECK-G-LABEL: func.func @globals_and_folding
+# CHECK-G: tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+# CHECK-G: arith.constant 8.000000e+00 : f32
+# CHECK-G: arith.constant 2.500000e+00 : f32
+# CHECK-GPRINT: block is 32 shift 3 name scaled cdiv 4 pow2 64
 @triton.jit
 def globals_and_folding(p, n):
     B: tl.constexpr = BLOCK_DEFAULT // 4
@@ -29,11 +29,11 @@ def globals_and_folding(p, n):
     tl.store(p + offs, tl.load(p + offs) * v + f)
 
 
-# RUN: tritium compile %s --kernel dtype_values --signature "*fp16,*fp32" | FileCheck %s --check-prefix=DT
-# DT-LABEL: func.func @dtype_values
-# DT: %[[X:.*]] = tile.load %arg0 : !tile.ptr<f16>
-# DT: %[[W:.*]] = arith.extf %[[X]] : f16 to f32
-# DT: tile.store %arg1, %[[W]] : !tile.ptr<f32>
+# RUN: tritium compile %s --kernel dtype_values --signature "*fp16,*fp32" | FileCheck %s --check-prefix=CHECK-DT
+# CHECK-DT-LABEL: func.func @dtype_values
+# CHECK-DT: %[[X:.*]] = tile.load %arg0 : !tile.ptr<f16>
+# CHECK-DT: %[[W:.*]] = arith.extf %[[X]] : f16 to f32
+# CHECK-DT: tile.store %arg1, %[[W]] : !tile.ptr<f32>
 @triton.jit
 def dtype_values(src, dst):
     x = tl.load(src)
@@ -44,13 +44,13 @@ def dtype_values(src, dst):
     tl.store(dst, x.to(out_ty))
 
 
-# RUN: tritium compile %s --kernel runtime_cdiv --signature "*i32,i32,i32" | FileCheck %s --check-prefix=CD
-# CD-LABEL: func.func @runtime_cdiv
-# CD: %[[S:.*]] = arith.addi %arg1, %arg2 : i32
-# CD: %[[M:.*]] = arith.subi %[[S]], %{{.*}} : i32
-# CD: %[[Q:.*]] = arith.divsi %[[M]], %arg2 : i32
-# CD: %[[MIN:.*]] = arith.minsi %[[Q]], %{{.*}} : i32
-# CD: %[[MAX:.*]] = arith.maxsi
+# RUN: tritium compile %s --kernel runtime_cdiv --signature "*i32,i32,i32" | FileCheck %s --check-prefix=CHECK-CD
+# CHECK-CD-LABEL: func.func @runtime_cdiv
+# CHECK-CD: %[[S:.*]] = arith.addi %arg1, %arg2 : i32
+# CHECK-CD: %[[M:.*]] = arith.subi %[[S]], %{{.*}} : i32
+# CHECK-CD: %[[Q:.*]] = arith.divsi %[[M]], %arg2 : i32
+# CHECK-CD: %[[MIN:.*]] = arith.minsi %[[Q]], %{{.*}} : i32
+# CHECK-CD: %[[MAX:.*]] = arith.maxsi
 @triton.jit
 def runtime_cdiv(p, n, d):
     q = tl.cdiv(n, d)

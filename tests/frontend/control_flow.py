@@ -4,17 +4,17 @@
 import triton
 import triton.language as tl
 
-# RUN: tritium compile %s --kernel if_else --signature "*fp32,i32,64" | FileCheck %s --check-prefix=IF
-# IF-LABEL: func.func @if_else
-# IF: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
-# IF: %[[R:.*]] = scf.if %[[C]] -> (tensor<64xf32>) {
-# IF:   arith.addf
-# IF:   scf.yield
-# IF: } else {
-# IF:   %[[C2:.*]] = arith.cmpi slt, %arg1, %{{.*}} : i32
-# IF:   %[[R2:.*]] = scf.if %[[C2]] -> (tensor<64xf32>) {
-# IF:   scf.yield %[[R2]] : tensor<64xf32>
-# IF: tile.store %{{.*}}, %[[R]] :
+# RUN: tritium compile %s --kernel if_else --signature "*fp32,i32,64" | FileCheck %s --check-prefix=CHECK-IF
+# CHECK-IF-LABEL: func.func @if_else
+# CHECK-IF: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
+# CHECK-IF: %[[R:.*]] = scf.if %[[C]] -> (tensor<64xf32>) {
+# CHECK-IF:   arith.addf
+# CHECK-IF:   scf.yield
+# CHECK-IF: } else {
+# CHECK-IF:   %[[C2:.*]] = arith.cmpi slt, %arg1, %{{.*}} : i32
+# CHECK-IF:   %[[R2:.*]] = scf.if %[[C2]] -> (tensor<64xf32>) {
+# CHECK-IF:   scf.yield %[[R2]] : tensor<64xf32>
+# CHECK-IF: tile.store %{{.*}}, %[[R]] :
 @triton.jit
 def if_else(p, flag, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -28,12 +28,12 @@ def if_else(p, flag, BLOCK: tl.constexpr):
     tl.store(p + offs, y)
 
 
-# RUN: tritium compile %s --kernel constexpr_if --signature "*fp32,64,add" | FileCheck %s --check-prefix=CIF
-# CIF-LABEL: func.func @constexpr_if
-# CIF-NOT: scf.if
-# CIF: arith.addf
-# CIF-NOT: arith.mulf
-# CIF: return
+# RUN: tritium compile %s --kernel constexpr_if --signature "*fp32,64,add" | FileCheck %s --check-prefix=CHECK-CIF
+# CHECK-CIF-LABEL: func.func @constexpr_if
+# CHECK-CIF-NOT: scf.if
+# CHECK-CIF: arith.addf
+# CHECK-CIF-NOT: arith.mulf
+# CHECK-CIF: return
 @triton.jit
 def constexpr_if(p, BLOCK: tl.constexpr, MODE: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -45,13 +45,13 @@ def constexpr_if(p, BLOCK: tl.constexpr, MODE: tl.constexpr):
     tl.store(p + offs, x)
 
 
-# RUN: tritium compile %s --kernel for_loop --signature "*fp32,i32,64" | FileCheck %s --check-prefix=FOR
-# FOR-LABEL: func.func @for_loop
-# FOR: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
-# FOR: %[[ACC:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %arg1 step %{{.*}} iter_args(%[[A:.*]] = %[[ZERO]], %[[N:.*]] = %{{.*}}) -> (tensor<64xf32>, i32) : i32 {
-# FOR:   arith.sitofp %[[I]] : i32 to f32
-# FOR:   scf.yield
-# FOR: tile.store %{{.*}}, %[[ACC]]#0 :
+# RUN: tritium compile %s --kernel for_loop --signature "*fp32,i32,64" | FileCheck %s --check-prefix=CHECK-FOR
+# CHECK-FOR-LABEL: func.func @for_loop
+# CHECK-FOR: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
+# CHECK-FOR: %[[ACC:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %arg1 step %{{.*}} iter_args(%[[A:.*]] = %[[ZERO]], %[[N:.*]] = %{{.*}}) -> (tensor<64xf32>, i32) : i32 {
+# CHECK-FOR:   arith.sitofp %[[I]] : i32 to f32
+# CHECK-FOR:   scf.yield
+# CHECK-FOR: tile.store %{{.*}}, %[[ACC]]#0 :
 @triton.jit
 def for_loop(p, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -65,10 +65,10 @@ def for_loop(p, n, BLOCK: tl.constexpr):
     tl.store(p, count.to(tl.float32))
 
 
-# RUN: tritium compile %s --kernel tl_range --signature "*fp32,i32" | FileCheck %s --check-prefix=TLR
-# TLR-LABEL: func.func @tl_range
-# TLR: scf.for
-# TLR: } {tile.disallow_acc_multi_buffer, tile.flatten, tile.loop_unroll_factor = 2 : i32, tile.num_stages = 4 : i32}
+# RUN: tritium compile %s --kernel tl_range --signature "*fp32,i32" | FileCheck %s --check-prefix=CHECK-TLR
+# CHECK-TLR-LABEL: func.func @tl_range
+# CHECK-TLR: scf.for
+# CHECK-TLR: } {tile.disallow_acc_multi_buffer, tile.flatten, tile.loop_unroll_factor = 2 : i32, tile.num_stages = 4 : i32}
 @triton.jit
 def tl_range(p, n):
     acc = 0.0
@@ -78,12 +78,12 @@ def tl_range(p, n):
     tl.store(p, acc)
 
 
-# RUN: tritium compile %s --kernel down_loop --signature "*fp32,i32" | FileCheck %s --check-prefix=DOWN
-# DOWN-LABEL: func.func @down_loop
-# DOWN: %[[T:.*]] = arith.maxsi
-# DOWN: scf.for %[[K:.*]] = %{{.*}} to %[[T]] step
-# DOWN:   %[[OFF:.*]] = arith.muli %[[K]], %{{.*}}
-# DOWN:   arith.addi %arg1, %[[OFF]]
+# RUN: tritium compile %s --kernel down_loop --signature "*fp32,i32" | FileCheck %s --check-prefix=CHECK-DOWN
+# CHECK-DOWN-LABEL: func.func @down_loop
+# CHECK-DOWN: %[[T:.*]] = arith.maxsi
+# CHECK-DOWN: scf.for %[[K:.*]] = %{{.*}} to %[[T]] step
+# CHECK-DOWN:   %[[OFF:.*]] = arith.muli %[[K]], %{{.*}}
+# CHECK-DOWN:   arith.addi %arg1, %[[OFF]]
 @triton.jit
 def down_loop(p, n):
     acc = 0.0
@@ -92,24 +92,24 @@ def down_loop(p, n):
     tl.store(p, acc)
 
 
-# RUN: tritium compile %s --kernel static_loop --signature "*fp32" | FileCheck %s --check-prefix=STATIC
-# STATIC-LABEL: func.func @static_loop
-# STATIC-NOT: scf.for
-# STATIC-COUNT-4: tile.store
+# RUN: tritium compile %s --kernel static_loop --signature "*fp32" | FileCheck %s --check-prefix=CHECK-STATIC
+# CHECK-STATIC-LABEL: func.func @static_loop
+# CHECK-STATIC-NOT: scf.for
+# CHECK-STATIC-COUNT-4: tile.store
 @triton.jit
 def static_loop(p):
     for i in tl.static_range(0, 8, 2):
         tl.store(p + i, i * 1.5)
 
 
-# RUN: tritium compile %s --kernel while_loop --signature "*i32" | FileCheck %s --check-prefix=WHILE
-# WHILE-LABEL: func.func @while_loop
-# WHILE: %[[W:.*]] = scf.while (%[[K:.*]] = %{{.*}}) : (i32) -> i32 {
-# WHILE:   %[[C:.*]] = arith.cmpi slt, %[[K]], %{{.*}} : i32
-# WHILE:   scf.condition(%[[C]]) %[[K]] : i32
-# WHILE: } do {
-# WHILE:   arith.muli
-# WHILE: tile.store %arg0, %[[W]] :
+# RUN: tritium compile %s --kernel while_loop --signature "*i32" | FileCheck %s --check-prefix=CHECK-WHILE
+# CHECK-WHILE-LABEL: func.func @while_loop
+# CHECK-WHILE: %[[W:.*]] = scf.while (%[[K:.*]] = %{{.*}}) : (i32) -> i32 {
+# CHECK-WHILE:   %[[C:.*]] = arith.cmpi slt, %[[K]], %{{.*}} : i32
+# CHECK-WHILE:   scf.condition(%[[C]]) %[[K]] : i32
+# CHECK-WHILE: } do {
+# CHECK-WHILE:   arith.muli
+# CHECK-WHILE: tile.store %arg0, %[[W]] :
 @triton.jit
 def while_loop(p):
     k = 1
@@ -118,12 +118,12 @@ def while_loop(p):
     tl.store(p, k)
 
 
-# RUN: tritium compile %s --kernel spin_lock --signature "*i32" | FileCheck %s --check-prefix=SPIN
-# SPIN-LABEL: func.func @spin_lock
-# SPIN: scf.while : () -> () {
-# SPIN:   %[[OLD:.*]] = tile.atomic_cas acq_rel, gpu, %arg0
-# SPIN:   %[[BUSY:.*]] = arith.cmpi eq, %[[OLD]]
-# SPIN:   scf.condition(%[[BUSY]])
+# RUN: tritium compile %s --kernel spin_lock --signature "*i32" | FileCheck %s --check-prefix=CHECK-SPIN
+# CHECK-SPIN-LABEL: func.func @spin_lock
+# CHECK-SPIN: scf.while : () -> () {
+# CHECK-SPIN:   %[[OLD:.*]] = tile.atomic_cas acq_rel, gpu, %arg0
+# CHECK-SPIN:   %[[BUSY:.*]] = arith.cmpi eq, %[[OLD]]
+# CHECK-SPIN:   scf.condition(%[[BUSY]])
 @triton.jit
 def spin_lock(lock):
     while tl.atomic_cas(lock, 0, 1) == 1:
@@ -131,17 +131,17 @@ def spin_lock(lock):
     tl.atomic_xchg(lock, 0)
 
 
-# RUN: tritium compile %s --kernel early_return --signature "*fp32,i32" | FileCheck %s --check-prefix=RET
-# RUN: tritium compile %s --kernel early_return --signature "*fp32,i32" --emit tile-opt | FileCheck %s --check-prefix=RETOPT
-# RET-LABEL: func.func @early_return
-# RET: %[[C:.*]] = arith.cmpi sge, %{{.*}}, %arg1 : i32
-# RET: scf.if %[[C]] {
-# RET: } else {
-# RET:   tile.store
-# RET: }
-# RET-NEXT: return
-# RETOPT-LABEL: func.func @early_return
-# RETOPT: scf.if
+# RUN: tritium compile %s --kernel early_return --signature "*fp32,i32" | FileCheck %s --check-prefix=CHECK-RET
+# RUN: tritium compile %s --kernel early_return --signature "*fp32,i32" --emit tile-opt | FileCheck %s --check-prefix=CHECK-RETOPT
+# CHECK-RET-LABEL: func.func @early_return
+# CHECK-RET: %[[C:.*]] = arith.cmpi sge, %{{.*}}, %arg1 : i32
+# CHECK-RET: scf.if %[[C]] {
+# CHECK-RET: } else {
+# CHECK-RET:   tile.store
+# CHECK-RET: }
+# CHECK-RET-NEXT: return
+# CHECK-RETOPT-LABEL: func.func @early_return
+# CHECK-RETOPT: scf.if
 @triton.jit
 def early_return(p, n):
     pid = tl.program_id(0)
@@ -150,11 +150,11 @@ def early_return(p, n):
     tl.store(p + pid, 1.0)
 
 
-# RUN: tritium compile %s --kernel ternary --signature "*fp32,i32,*fp32" | FileCheck %s --check-prefix=TERN
-# TERN-LABEL: func.func @ternary
-# TERN: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
-# TERN: %[[S:.*]] = arith.select %[[C]], %{{.*}}, %{{.*}} : f32
-# TERN: %[[Q:.*]] = arith.select %{{.*}}, %arg0, %arg2 : !tile.ptr<f32>
+# RUN: tritium compile %s --kernel ternary --signature "*fp32,i32,*fp32" | FileCheck %s --check-prefix=CHECK-TERN
+# CHECK-TERN-LABEL: func.func @ternary
+# CHECK-TERN: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
+# CHECK-TERN: %[[S:.*]] = arith.select %[[C]], %{{.*}}, %{{.*}} : f32
+# CHECK-TERN: %[[Q:.*]] = arith.select %{{.*}}, %arg0, %arg2 : !tile.ptr<f32>
 @triton.jit
 def ternary(p, n, q):
     v = 1.0 if n > 4 else 2.0

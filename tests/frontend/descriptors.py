@@ -4,15 +4,15 @@ import triton
 import triton.language as tl
 
 
-# RUN: tritium compile %s --kernel desc_copy --signature "*fp16,*fp16,i32,i32,i32" | FileCheck %s --check-prefix=DESC
-# DESC-LABEL: func.func @desc_copy
-# DESC: %[[S:.*]] = arith.extsi %arg4 : i32 to i64
-# DESC: %[[D:.*]] = tile.make_tensor_descriptor %arg0, [%arg2, %arg3], [%[[S]], %{{.*}}] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
-# DESC: %[[O:.*]] = tile.make_tensor_descriptor %arg1, {{.*}} padding = nan : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
-# DESC: %[[T:.*]] = tile.descriptor_load %[[D]][%{{.*}}, %{{.*}}] : !tile.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
-# DESC: tile.descriptor_store %[[O]][%{{.*}}, %{{.*}}], %[[T]]
-# DESC: tile.descriptor_reduce add, %[[O]]
-# DESC: tile.descriptor_load %[[D]]
+# RUN: tritium compile %s --kernel desc_copy --signature "*fp16,*fp16,i32,i32,i32" | FileCheck %s --check-prefix=CHECK-DESC
+# CHECK-DESC-LABEL: func.func @desc_copy
+# CHECK-DESC: %[[S:.*]] = arith.extsi %arg4 : i32 to i64
+# CHECK-DESC: %[[D:.*]] = tile.make_tensor_descriptor %arg0, [%arg2, %arg3], [%[[S]], %{{.*}}] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
+# CHECK-DESC: %[[O:.*]] = tile.make_tensor_descriptor %arg1, {{.*}} padding = nan : !tile.ptr<f16>, !tile.tensordesc<tensor<64x32xf16>>
+# CHECK-DESC: %[[T:.*]] = tile.descriptor_load %[[D]][%{{.*}}, %{{.*}}] : !tile.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+# CHECK-DESC: tile.descriptor_store %[[O]][%{{.*}}, %{{.*}}], %[[T]]
+# CHECK-DESC: tile.descriptor_reduce add, %[[O]]
+# CHECK-DESC: tile.descriptor_load %[[D]]
 @triton.jit
 def desc_copy(src, dst, M, N, stride):
     d = tl.make_tensor_descriptor(src, shape=[M, N], strides=[stride, 1], block_shape=[64, 32])
@@ -25,10 +25,10 @@ def desc_copy(src, dst, M, N, stride):
     tl.store_tensor_descriptor(o, [0, 32], u + 1)
 
 
-# RUN: tritium compile %s --kernel desc_rows --signature "*fp32,*i32,i32" | FileCheck %s --check-prefix=ROWS
-# ROWS-LABEL: func.func @desc_rows
-# ROWS: %[[G:.*]] = tile.descriptor_gather %{{.*}}[%{{.*}}, %{{.*}}] : (!tile.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, i32) -> tensor<8x16xf32>
-# ROWS: tile.descriptor_scatter %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, tensor<8x16xf32>
+# RUN: tritium compile %s --kernel desc_rows --signature "*fp32,*i32,i32" | FileCheck %s --check-prefix=CHECK-ROWS
+# CHECK-ROWS-LABEL: func.func @desc_rows
+# CHECK-ROWS: %[[G:.*]] = tile.descriptor_gather %{{.*}}[%{{.*}}, %{{.*}}] : (!tile.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, i32) -> tensor<8x16xf32>
+# CHECK-ROWS: tile.descriptor_scatter %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, tensor<8x16xf32>
 @triton.jit
 def desc_rows(X, IDX, M):
     d = tl.make_tensor_descriptor(X, [M, 16], [16, 1], [1, 16])
@@ -37,17 +37,17 @@ def desc_rows(X, IDX, M):
     d.scatter(g * 2.0, rows, 0)
 
 
-# RUN: not tritium compile %s --kernel desc_stride --signature "*fp32,i32,i32" 2>&1 | FileCheck %s --check-prefix=STRIDE
+# RUN: not tritium compile %s --kernel desc_stride --signature "*fp32,i32,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-STRIDE
 @triton.jit
 def desc_stride(X, M, s):
-    # STRIDE: descriptors.py:[[@LINE+1]]:46: error: the last stride of a tensor descriptor must be the constant 1, got int32
+    # CHECK-STRIDE: descriptors.py:[[@LINE+1]]:46: error: the last stride of a tensor descriptor must be the constant 1, got int32
     d = tl.make_tensor_descriptor(X, [M, M], [s, s], [16, 16])
 
 
-# RUN: not tritium compile %s --kernel desc_narrow --signature "*fp16,i32" 2>&1 | FileCheck %s --check-prefix=NARROW
+# RUN: not tritium compile %s --kernel desc_narrow --signature "*fp16,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-NARROW
 @triton.jit
 def desc_narrow(X, M):
-    # NARROW: descriptors.py:[[@LINE+1]]:54: error: the last block dimension must span at least 16 bytes, got 4 x float16
+    # CHECK-NARROW: descriptors.py:[[@LINE+1]]:54: error: the last block dimension must span at least 16 bytes, got 4 x float16
     d = tl.make_tensor_descriptor(X, [M, M], [M, 1], [16, 4])
 
 
@@ -58,18 +58,18 @@ def relu_or_neg(x, flag):
     return -x
 
 
-# RUN: tritium compile %s --kernel mapped --signature "*fp32,*i32" | FileCheck %s --check-prefix=MAP
-# RUN: tritium compile %s --kernel mapped --signature "*fp32,*i32" --emit tile-opt | FileCheck %s --check-prefix=MAPOPT
-# MAP-LABEL: func.func @mapped
-# MAP: %[[R:.*]] = tile.map_elementwise(%{{.*}}, %{{.*}}) pack = 1 {
-# MAP: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: i32):
-# MAP: call @relu_or_neg(%[[A]], %[[B]])
-# MAP: tile.map_elementwise.return
-# MAP: } : (tensor<32xf32>, tensor<32xi32>) -> tensor<32xf32>
-# MAPOPT-LABEL: func.func @mapped
-# MAPOPT: tile.map_elementwise
-# MAPOPT: scf.if
-# MAPOPT-NOT: call
+# RUN: tritium compile %s --kernel mapped --signature "*fp32,*i32" | FileCheck %s --check-prefix=CHECK-MAP
+# RUN: tritium compile %s --kernel mapped --signature "*fp32,*i32" --emit tile-opt | FileCheck %s --check-prefix=CHECK-MAPOPT
+# CHECK-MAP-LABEL: func.func @mapped
+# CHECK-MAP: %[[R:.*]] = tile.map_elementwise(%{{.*}}, %{{.*}}) pack = 1 {
+# CHECK-MAP: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: i32):
+# CHECK-MAP: call @relu_or_neg(%[[A]], %[[B]])
+# CHECK-MAP: tile.map_elementwise.return
+# CHECK-MAP: } : (tensor<32xf32>, tensor<32xi32>) -> tensor<32xf32>
+# CHECK-MAPOPT-LABEL: func.func @mapped
+# CHECK-MAPOPT: tile.map_elementwise
+# CHECK-MAPOPT: scf.if
+# CHECK-MAPOPT-NOT: call
 @triton.jit
 def mapped(X, F):
     offs = tl.arange(0, 32)

@@ -7,19 +7,19 @@ called with options, stacked under autotune / heuristics), module-level
 constexpr globals, helper @jit functions defined after their caller, and host
 code of every kind around the kernels, which the frontend must skip.
 """
-# RUN: tritium compile %s --kernel k_tl_alias --signature "*fp32" --emit tile | FileCheck %s --check-prefix=TL
-# RUN: tritium compile %s --kernel k_from_imports --signature "*fp32" --emit tile | FileCheck %s --check-prefix=FROM
-# RUN: tritium compile %s --kernel k_language_alias --signature "*fp32" --emit tile | FileCheck %s --check-prefix=LANG
-# RUN: tritium compile %s --kernel k_full_module_path --signature "*fp16" --emit tile | FileCheck %s --check-prefix=FULLPATH
-# RUN: tritium compile %s --kernel k_stacked --signature "*fp32,i32,32,True" --emit tile | FileCheck %s --check-prefix=STACKED
-# RUN: tritium compile %s --kernel k_stacked --signature "*fp32,i32,64,False" --emit tile | FileCheck %s --check-prefix=STACKED-ODD
-# RUN: tritium compile %s --kernel k_globals --signature "*fp32" --emit tile | FileCheck %s --check-prefix=GLOBALS
-# RUN: tritium compile %s --kernel k_decorator_options --signature "*fp32,i32" --emit tile | FileCheck %s --check-prefix=DECO-OPTS
-# RUN: tritium compile %s --kernel k_core_module --signature "*i32" --emit tile | FileCheck %s --check-prefix=CORE
-# RUN: tritium compile %s --kernel k_libdevice --signature "*fp32" --emit tile | FileCheck %s --check-prefix=LIBDEVICE
-# RUN: tritium compile %s --kernel k_star_import --signature "*fp32" --emit tile | FileCheck %s --check-prefix=STAR
-# RUN: tritium compile %s --kernel k_under_if --signature "*fp32" --emit tile | FileCheck %s --check-prefix=UNDER-IF
-# RUN: not tritium compile %s --kernel k_plain_global --signature "*i32" 2>&1 | FileCheck %s --check-prefix=PLAIN-GLOBAL
+# RUN: tritium compile %s --kernel k_tl_alias --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-TL
+# RUN: tritium compile %s --kernel k_from_imports --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-FROM
+# RUN: tritium compile %s --kernel k_language_alias --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-LANG
+# RUN: tritium compile %s --kernel k_full_module_path --signature "*fp16" --emit tile | FileCheck %s --check-prefix=CHECK-FULLPATH
+# RUN: tritium compile %s --kernel k_stacked --signature "*fp32,i32,32,True" --emit tile | FileCheck %s --check-prefix=CHECK-STACKED
+# RUN: tritium compile %s --kernel k_stacked --signature "*fp32,i32,64,False" --emit tile | FileCheck %s --check-prefix=CHECK-STACKED-ODD
+# RUN: tritium compile %s --kernel k_globals --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-GLOBALS
+# RUN: tritium compile %s --kernel k_decorator_options --signature "*fp32,i32" --emit tile | FileCheck %s --check-prefix=CHECK-DECO-OPTS
+# RUN: tritium compile %s --kernel k_core_module --signature "*i32" --emit tile | FileCheck %s --check-prefix=CHECK-CORE
+# RUN: tritium compile %s --kernel k_libdevice --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-LIBDEVICE
+# RUN: tritium compile %s --kernel k_star_import --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-STAR
+# RUN: tritium compile %s --kernel k_under_if --signature "*fp32" --emit tile | FileCheck %s --check-prefix=CHECK-UNDER-IF
+# RUN: not tritium compile %s --kernel k_plain_global --signature "*i32" 2>&1 | FileCheck %s --check-prefix=CHECK-PLAIN-GLOBAL
 
 import argparse
 import math
@@ -64,24 +64,24 @@ class LaunchConfig:
         return f"block={self.block!r:>8}"
 
 
-# TL-LABEL: func.func @k_tl_alias(%arg0: !tile.ptr<f32>)
-# TL: %[[OFFS:.*]] = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
-# TL: %[[X:.*]] = tile.load %{{.*}} : tensor<128x!tile.ptr<f32>>
-# TL: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
-# TL: %[[S:.*]] = tile.splat %[[THREE]] : tensor<128xf32>
-# TL: %[[Y:.*]] = arith.mulf %[[X]], %[[S]] : tensor<128xf32>
-# TL: tile.store %{{.*}}, %[[Y]] : tensor<128x!tile.ptr<f32>>
+# CHECK-TL-LABEL: func.func @k_tl_alias(%arg0: !tile.ptr<f32>)
+# CHECK-TL: %[[OFFS:.*]] = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+# CHECK-TL: %[[X:.*]] = tile.load %{{.*}} : tensor<128x!tile.ptr<f32>>
+# CHECK-TL: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
+# CHECK-TL: %[[S:.*]] = tile.splat %[[THREE]] : tensor<128xf32>
+# CHECK-TL: %[[Y:.*]] = arith.mulf %[[X]], %[[S]] : tensor<128xf32>
+# CHECK-TL: tile.store %{{.*}}, %[[Y]] : tensor<128x!tile.ptr<f32>>
 @triton.jit
 def k_tl_alias(P):
     offs = tl.arange(0, BLOCK)
     tl.store(P + offs, tl.load(P + offs) * X)
 
 
-# FROM-LABEL: func.func @k_from_imports(%arg0: !tile.ptr<f32>)
-# FROM: %[[PID:.*]] = tile.get_program_id x : i32
-# FROM: %[[OFFS:.*]] = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
-# FROM: %[[X:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>>
-# FROM: tile.store %{{.*}}, %[[X]] : tensor<64x!tile.ptr<f32>>
+# CHECK-FROM-LABEL: func.func @k_from_imports(%arg0: !tile.ptr<f32>)
+# CHECK-FROM: %[[PID:.*]] = tile.get_program_id x : i32
+# CHECK-FROM: %[[OFFS:.*]] = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+# CHECK-FROM: %[[X:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>>
+# CHECK-FROM: tile.store %{{.*}}, %[[X]] : tensor<64x!tile.ptr<f32>>
 @jit
 def k_from_imports(P):
     pid = program_id(0)
@@ -89,20 +89,20 @@ def k_from_imports(P):
     store(P + offs, load(P + offs))
 
 
-# LANG-LABEL: func.func @k_language_alias(%arg0: !tile.ptr<f32>)
-# LANG: tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-# LANG: %[[X:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<f32>>
-# LANG: tile.store %{{.*}}, %[[X]] : tensor<16x!tile.ptr<f32>>
+# CHECK-LANG-LABEL: func.func @k_language_alias(%arg0: !tile.ptr<f32>)
+# CHECK-LANG: tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+# CHECK-LANG: %[[X:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<f32>>
+# CHECK-LANG: tile.store %{{.*}}, %[[X]] : tensor<16x!tile.ptr<f32>>
 @triton.jit(debug=True)
 def k_language_alias(P):
     offs = language.arange(0, 16)
     language.store(P + offs, language.load(P + offs))
 
 
-# FULLPATH-LABEL: func.func @k_full_module_path(%arg0: !tile.ptr<f16>)
-# FULLPATH: %[[X:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<f16>>
-# FULLPATH: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x32xf16>
-# FULLPATH: tile.store %{{.*}}, %[[X]] : tensor<16x!tile.ptr<f16>>
+# CHECK-FULLPATH-LABEL: func.func @k_full_module_path(%arg0: !tile.ptr<f16>)
+# CHECK-FULLPATH: %[[X:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<f16>>
+# CHECK-FULLPATH: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x32xf16>
+# CHECK-FULLPATH: tile.store %{{.*}}, %[[X]] : tensor<16x!tile.ptr<f16>>
 @triton.jit()
 def k_full_module_path(P):
     offs = triton.language.arange(0, 16)
@@ -118,19 +118,19 @@ def helper_noinline(x):
 
 # autotune and heuristics stacked above @triton.jit; the helpers are defined
 # after the kernel, one of them noinline (kept as a call).
-# STACKED-LABEL: func.func @k_stacked(%arg0: !tile.ptr<f32>, %arg1: i32)
-# STACKED: %[[X:.*]] = tile.load %{{.*}} : tensor<32x!tile.ptr<f32>>
-# STACKED: %[[H:.*]] = call @helper_after(%[[X]]) : (tensor<32xf32>) -> tensor<32xf32>
-# STACKED: %[[N:.*]] = call @helper_noinline{{.*}}(%[[H]]) {{.*}}: (tensor<32xf32>) -> tensor<32xf32>
-# STACKED: tile.store %{{.*}}, %[[N]] : tensor<32x!tile.ptr<f32>>
-# STACKED: func.func private @helper_after(%arg0: tensor<32xf32>) -> tensor<32xf32>
-# STACKED: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-# STACKED: func.func private @helper_noinline{{.*}}(%arg0: tensor<32xf32>) -> tensor<32xf32> attributes {noinline}
+# CHECK-STACKED-LABEL: func.func @k_stacked(%arg0: !tile.ptr<f32>, %arg1: i32)
+# CHECK-STACKED: %[[X:.*]] = tile.load %{{.*}} : tensor<32x!tile.ptr<f32>>
+# CHECK-STACKED: %[[H:.*]] = call @helper_after(%[[X]]) : (tensor<32xf32>) -> tensor<32xf32>
+# CHECK-STACKED: %[[N:.*]] = call @helper_noinline{{.*}}(%[[H]]) {{.*}}: (tensor<32xf32>) -> tensor<32xf32>
+# CHECK-STACKED: tile.store %{{.*}}, %[[N]] : tensor<32x!tile.ptr<f32>>
+# CHECK-STACKED: func.func private @helper_after(%arg0: tensor<32xf32>) -> tensor<32xf32>
+# CHECK-STACKED: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+# CHECK-STACKED: func.func private @helper_noinline{{.*}}(%arg0: tensor<32xf32>) -> tensor<32xf32> attributes {noinline}
 # With EVEN false, the store is compiled away:
-# STACKED-ODD-LABEL: func.func @k_stacked(%arg0: !tile.ptr<f32>, %arg1: i32)
-# STACKED-ODD: tile.load %{{.*}} : tensor<64x!tile.ptr<f32>>
-# STACKED-ODD-NOT: tile.store
-# STACKED-ODD: return
+# CHECK-STACKED-ODD-LABEL: func.func @k_stacked(%arg0: !tile.ptr<f32>, %arg1: i32)
+# CHECK-STACKED-ODD: tile.load %{{.*}} : tensor<64x!tile.ptr<f32>>
+# CHECK-STACKED-ODD-NOT: tile.store
+# CHECK-STACKED-ODD: return
 @triton.autotune(
     configs=[triton.Config({"B": 32}, num_warps=4), triton.Config({"B": 64}, num_stages=2)],
     key=["n"],
@@ -152,11 +152,11 @@ def helper_after(x):
 
 # Module-level constexprs of every form: annotated, tl.constexpr(...) of an
 # int, a float, a tuple, a bool, and a dtype.
-# GLOBALS-LABEL: func.func @k_globals(%arg0: !tile.ptr<f32>)
-# GLOBALS: tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
-# GLOBALS: arith.constant dense<0.000000e+00> : tensor<16x32xf16>
-# GLOBALS: %[[C:.*]] = arith.constant 1.500000e+00 : f32
-# GLOBALS: tile.store %arg0, %[[C]] : !tile.ptr<f32>
+# CHECK-GLOBALS-LABEL: func.func @k_globals(%arg0: !tile.ptr<f32>)
+# CHECK-GLOBALS: tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+# CHECK-GLOBALS: arith.constant dense<0.000000e+00> : tensor<16x32xf16>
+# CHECK-GLOBALS: %[[C:.*]] = arith.constant 1.500000e+00 : f32
+# CHECK-GLOBALS: tile.store %arg0, %[[C]] : !tile.ptr<f32>
 @triton.jit
 def k_globals(P):
     offs = tl.arange(0, BLOCK)
@@ -168,9 +168,9 @@ def k_globals(P):
 
 
 # Decorator keyword options that only matter to the host are accepted.
-# DECO-OPTS-LABEL: func.func @k_decorator_options(%arg0: !tile.ptr<f32>, %arg1: i32)
-# DECO-OPTS: %[[F:.*]] = arith.sitofp %arg1 : i32 to f32
-# DECO-OPTS: tile.store %arg0, %[[F]] : !tile.ptr<f32>
+# CHECK-DECO-OPTS-LABEL: func.func @k_decorator_options(%arg0: !tile.ptr<f32>, %arg1: i32)
+# CHECK-DECO-OPTS: %[[F:.*]] = arith.sitofp %arg1 : i32 to f32
+# CHECK-DECO-OPTS: tile.store %arg0, %[[F]] : !tile.ptr<f32>
 @triton.jit(
     do_not_specialize=["n"],
     repr=lambda meta: "k_decorator_options",
@@ -180,18 +180,18 @@ def k_decorator_options(P, n):
     tl.store(P, n)
 
 
-# CORE-LABEL: func.func @k_core_module(%arg0: !tile.ptr<i32>)
-# CORE: %[[PID:.*]] = tile.get_program_id y : i32
-# CORE: tile.store %arg0, %[[PID]] : !tile.ptr<i32>
+# CHECK-CORE-LABEL: func.func @k_core_module(%arg0: !tile.ptr<i32>)
+# CHECK-CORE: %[[PID:.*]] = tile.get_program_id y : i32
+# CHECK-CORE: tile.store %arg0, %[[PID]] : !tile.ptr<i32>
 @triton.jit
 # a comment between the decorator and the def
 def k_core_module(P):
     tl.store(P, core.program_id(1))
 
 
-# LIBDEVICE-LABEL: func.func @k_libdevice(%arg0: !tile.ptr<f32>)
-# LIBDEVICE: %[[X:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<f32>>
-# LIBDEVICE: tile.extern_elementwise %[[X]] {{{.*}}symbol = "__nv_tanhf"{{.*}}} : (tensor<16xf32>) -> tensor<16xf32>
+# CHECK-LIBDEVICE-LABEL: func.func @k_libdevice(%arg0: !tile.ptr<f32>)
+# CHECK-LIBDEVICE: %[[X:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<f32>>
+# CHECK-LIBDEVICE: tile.extern_elementwise %[[X]] {{{.*}}symbol = "__nv_tanhf"{{.*}}} : (tensor<16xf32>) -> tensor<16xf32>
 @triton.jit
 def k_libdevice(P):
     offs = tl.arange(0, 16)
@@ -199,10 +199,10 @@ def k_libdevice(P):
 
 
 # Names brought in by 'from triton.language import *' are the tl builtins.
-# STAR-LABEL: func.func @k_star_import(%arg0: !tile.ptr<f32>)
-# STAR: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
-# STAR: tile.reduce
-# STAR: tile.store
+# CHECK-STAR-LABEL: func.func @k_star_import(%arg0: !tile.ptr<f32>)
+# CHECK-STAR: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+# CHECK-STAR: tile.reduce
+# CHECK-STAR: tile.store
 @triton.jit
 def k_star_import(P):
     z = zeros((16, 32), dtype=float32)
@@ -269,9 +269,9 @@ def plain_function_named_like_tl(tl):
 
 # A kernel defined under a module-level 'if' (as libraries do for optional
 # dependencies) is still a module-level function.
-# UNDER-IF-LABEL: func.func @k_under_if(%arg0: !tile.ptr<f32>)
-# UNDER-IF: %[[C:.*]] = arith.constant 1.000000e+00 : f32
-# UNDER-IF: tile.store %arg0, %[[C]] : !tile.ptr<f32>
+# CHECK-UNDER-IF-LABEL: func.func @k_under_if(%arg0: !tile.ptr<f32>)
+# CHECK-UNDER-IF: %[[C:.*]] = arith.constant 1.000000e+00 : f32
+# CHECK-UNDER-IF: tile.store %arg0, %[[C]] : !tile.ptr<f32>
 if triton is not None:
     @triton.jit
     def k_under_if(P):
@@ -282,7 +282,7 @@ if triton is not None:
 # "Cannot access global variable PLAIN from within @jit'ed function ...").
 @triton.jit
 def k_plain_global(P):
-    # PLAIN-GLOBAL: imports.py:[[@LINE+1]]:17: error: {{.*}}global{{.*}}'PLAIN'{{.*}}constexpr{{.*}}
+    # CHECK-PLAIN-GLOBAL: imports.py:[[@LINE+1]]:17: error: {{.*}}global{{.*}}'PLAIN'{{.*}}constexpr{{.*}}
     tl.store(P, PLAIN)
 
 
