@@ -7,6 +7,13 @@
 // infinities) to the largest finite value as PTX `cvt.satfinite` does; NaN
 // maps to the format's NaN.
 //
+// fp8e4b15 is carried in MLIR's f8E4M3B11FNUZ type, but its values are
+// Triton's (triton/language/extra/cuda/utils.py): exponent bias 15, every
+// code finite (0x7f = 1.875), -0 = 0x80. Encoding follows that software
+// conversion: |x| clamped to 1.75 (NaN too, keeping its sign), then the
+// magnitude rounded half away from zero ((fp16 bits * 2 + 0x80) >> 8; fp32
+// inputs go through fp16 toward zero first, which gives the same code).
+//
 //===----------------------------------------------------------------------===//
 #include "interpreter/Value.h"
 
@@ -27,14 +34,14 @@ struct Fp8Format {
 const Fp8Format &formatOf(EK k) {
   static const Fp8Format e4m3fn{4, 3, 7, false, false, 0x7f, 448.0};
   static const Fp8Format e5m2{5, 2, 15, true, false, 0x7f, 57344.0};
-  static const Fp8Format e4m3b11{4, 3, 11, false, true, 0x80, 30.0};
+  static const Fp8Format e4b15{4, 3, 15, false, false, 0, 1.875};
   static const Fp8Format e4m3fnuz{4, 3, 8, false, true, 0x80, 240.0};
   static const Fp8Format e5m2fnuz{5, 2, 16, false, true, 0x80, 57344.0};
   switch (k) {
   case EK::F8E5M2:
     return e5m2;
   case EK::F8E4M3B11:
-    return e4m3b11;
+    return e4b15;
   case EK::F8E4M3FNUZ:
     return e4m3fnuz;
   case EK::F8E5M2FNUZ:
@@ -46,6 +53,7 @@ const Fp8Format &formatOf(EK k) {
 
 double decode(const Fp8Format &f, uint8_t code) {
   bool neg = code & 0x80;
+  bool allFinite = &f == &formatOf(EK::F8E4M3B11);
   if (f.fnuz && code == 0x80)
     return std::numeric_limits<double>::quiet_NaN();
   int emask = (1 << f.ebits) - 1, mmask = (1 << f.mbits) - 1;
@@ -53,7 +61,7 @@ double decode(const Fp8Format &f, uint8_t code) {
   if (f.ieeeInf && e == emask)
     return m == 0 ? (neg ? -INFINITY : INFINITY)
                   : std::numeric_limits<double>::quiet_NaN();
-  if (!f.ieeeInf && !f.fnuz && e == emask && m == mmask)
+  if (!f.ieeeInf && !f.fnuz && !allFinite && e == emask && m == mmask)
     return std::numeric_limits<double>::quiet_NaN();
   double v = e == 0 ? std::ldexp(m, 1 - f.bias - f.mbits)
                     : std::ldexp(1.0 + std::ldexp(m, -f.mbits), e - f.bias);
@@ -79,6 +87,21 @@ float fp8ToFloat(EK k, uint8_t bits) {
 
 uint8_t floatToFp8(EK k, double v, bool rtz) {
   const Fp8Format &f = formatOf(k);
+  if (k == EK::F8E4M3B11) {
+    uint8_t sign = std::signbit(v) ? 0x80 : 0;
+    double a = std::isnan(v) ? 1.75 : std::min(std::fabs(v), 1.75);
+    int e = std::max(a == 0 ? 0 : std::ilogb(a), 1 - f.bias);
+    double quantum = std::ldexp(1.0, e - f.mbits);
+    double q = std::floor(a / quantum + 0.5); // half away from zero
+    double value = q * quantum;
+    if (value == 0)
+      return sign;
+    int ve = std::ilogb(value);
+    if (ve < 1 - f.bias)
+      return sign | static_cast<uint8_t>(q);
+    return sign | static_cast<uint8_t>(((ve + f.bias) << f.mbits) |
+                                       (int(std::ldexp(value, f.mbits - ve)) - (1 << f.mbits)));
+  }
   if (std::isnan(v))
     return f.nan;
   uint8_t sign = std::signbit(v) ? 0x80 : 0;
