@@ -55,6 +55,19 @@ double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 double exp10(double x) { return std::pow(10.0, x); }
 double saturate(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 double signbitD(double x) { return std::signbit(x) ? 1 : 0; }
+double erfcinv(double y) { return erfinv(1.0 - y); }
+// Standard normal CDF and its inverse: Φ(x) = erfc(-x/√2)/2,
+// Φ⁻¹(p) = √2 erfinv(2p - 1).
+double normcdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normcdfinv(double p) { return std::sqrt(2.0) * erfinv(2.0 * p - 1.0); }
+// erfcx(x) = exp(x²) erfc(x), with the asymptotic series where exp overflows.
+double erfcx(double x) {
+  if (x < 25.0)
+    return std::exp(x * x) * std::erfc(x);
+  double x2 = x * x;
+  return (1.0 / (x * std::sqrt(M_PI))) *
+         (1.0 - 1.0 / (2 * x2) + 3.0 / (4 * x2 * x2) - 15.0 / (8 * x2 * x2 * x2));
+}
 
 const llvm::StringMap<U1> &unary() {
   static const llvm::StringMap<U1> m = {
@@ -97,6 +110,21 @@ const llvm::StringMap<U1> &unary() {
       {"isnan", sigNan},
       {"isinf", sigInf},
       {"signbit", signbitD},
+      {"sinpi", [](double x) { return std::sin(M_PI * x); }},
+      {"cospi", [](double x) { return std::cos(M_PI * x); }},
+      {"rcbrt", [](double x) { return 1.0 / std::cbrt(x); }},
+      {"erfcinv", erfcinv},
+      {"erfcx", erfcx},
+      {"normcdf", normcdf},
+      {"normcdfinv", normcdfinv},
+      {"logb", [](double x) { return std::logb(x); }},
+      {"j0", [](double x) { return ::j0(x); }},
+      {"j1", [](double x) { return ::j1(x); }},
+      {"y0", [](double x) { return ::y0(x); }},
+      {"y1", [](double x) { return ::y1(x); }},
+      {"cyl_bessel_i0", [](double x) { return std::cyl_bessel_i(0.0, std::fabs(x)); }},
+      {"cyl_bessel_i1",
+       [](double x) { return std::copysign(std::cyl_bessel_i(1.0, std::fabs(x)), x); }},
   };
   return m;
 }
@@ -115,6 +143,7 @@ const llvm::StringMap<U2> &binary() {
       {"remainder", [](double x, double y) { return std::remainder(x, y); }},
       {"fdim", [](double x, double y) { return std::fdim(x, y); }},
       {"div_rn", [](double x, double y) { return x / y; }},
+      {"rhypot", [](double x, double y) { return 1.0 / std::hypot(x, y); }},
   };
   return m;
 }

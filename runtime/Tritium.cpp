@@ -151,7 +151,7 @@ std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
            std::to_string(args.size());
   };
   if (args.size() > runtime.size())
-    return Error{takes()};
+    return Error{takes(), Error::Argument};
   bound.clear();
   std::string missing;
   for (size_t k = 0; k < runtime.size(); ++k) {
@@ -166,30 +166,37 @@ std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
     const Arg &a = args[k];
     if (isPointer[k] && *isPointer[k] != (a.kind == Arg::Buffer))
       return Error{"argument '" + name + "' expects " +
-                   (*isPointer[k] ? "a pointer (buffer)" : "a scalar") + ", got " +
-                   kindName(a)};
+                       (*isPointer[k] ? "a pointer (buffer)" : "a scalar") +
+                       ", got " + kindName(a),
+                   Error::Argument};
     if (a.kind == Arg::Buffer) {
       if (!a.data && a.bytes)
         return Error{"argument '" + name + "' is a null buffer of " +
-                     std::to_string(a.bytes) + " bytes"};
+                         std::to_string(a.bytes) + " bytes",
+                     Error::Argument};
       if (a.bytes % dtypeBytes(a.dtype))
         return Error{"argument '" + name + "': " + std::to_string(a.bytes) +
-                     " bytes is not a whole number of " + dtypeName(a.dtype) +
-                     " elements"};
+                         " bytes is not a whole number of " + dtypeName(a.dtype) +
+                         " elements",
+                     Error::Argument};
     }
     bound.push_back(a);
   }
   if (!missing.empty())
-    return Error{takes() + "; missing " + missing};
+    return Error{takes() + "; missing " + missing, Error::Argument};
   return std::nullopt;
 }
 
 std::string KernelState::entryFor(const Arg &a) const {
+  // do_not_specialize keeps only the type: "i32:16" -> "i32".
+  auto typeOnly = [&](std::string entry) {
+    return a.specialize ? entry : entry.substr(0, entry.find(':'));
+  };
   switch (a.kind) {
   case Arg::Buffer:
-    return rt::specializePointer(dtypeName(a.dtype), a.data);
+    return typeOnly(rt::specializePointer(dtypeName(a.dtype), a.data));
   case Arg::Int:
-    return rt::specializeInt(a.i, a.isUnsigned);
+    return typeOnly(rt::specializeInt(a.i, a.isUnsigned));
   case Arg::Float:
     return rt::specializeFloat();
   case Arg::Bool:
@@ -259,12 +266,14 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
   if (auto err = rt::compileSpecialization(*ctx, src, sig, copts, spec.compiled)) {
     staticPrints = spec.compiled.staticPrints;
     std::string kinds = diagnoseKinds(bound, options);
-    return Error{kinds.empty() ? err->text : kinds};
+    if (kinds.empty())
+      return Error{err->text, Error::Compile};
+    return Error{kinds, Error::Argument};
   }
   staticPrints = spec.compiled.staticPrints;
   auto created = interp::Kernel::create(*spec.compiled.module, src.kernel);
   if (auto *e = std::get_if<interp::RunError>(&created))
-    return Error{e->message};
+    return Error{e->message, Error::Compile};
   spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
   ++compiles;
   for (size_t k = 0; k < bound.size(); ++k)
@@ -294,6 +303,13 @@ std::vector<std::string> Kernel::parameters() const {
   return names;
 }
 
+std::vector<Kernel::ParamInfo> Kernel::parameterInfo() const {
+  std::vector<ParamInfo> info;
+  for (const rt::KernelParam &p : state_->src.params)
+    info.push_back({p.name, p.isConstexpr, p.defaultLiteral.has_value()});
+  return info;
+}
+
 Expected<std::string> Kernel::signature(const std::vector<Arg> &args) const {
   std::vector<Arg> bound;
   if (auto err = state_->bind(args, bound))
@@ -316,7 +332,8 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
                                     const LaunchOptions &options) {
   if (grid.x < 0 || grid.y < 0 || grid.z < 0)
     return Error{"grid [" + std::to_string(grid.x) + ", " + std::to_string(grid.y) +
-                 ", " + std::to_string(grid.z) + "] has a negative size"};
+                     ", " + std::to_string(grid.z) + "] has a negative size",
+                 Error::Argument};
   std::vector<Arg> bound;
   if (auto err = state_->bind(args, bound))
     return err;
@@ -334,7 +351,7 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
                                           state_->src.params[state_->runtime[k]].name));
       break;
     case Arg::Int:
-      if (!rt::foldsAsOne(a.i, a.isUnsigned))
+      if (!a.specialize || !rt::foldsAsOne(a.i, a.isUnsigned))
         iargs.push_back(interp::Arg::integer(a.i));
       break;
     case Arg::Bool:
@@ -350,7 +367,7 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
   lopts.deterministic = options.deterministic;
   lopts.threads = options.threads;
   if (auto err = (*spec)->kernel->launch(iargs, lopts, options.printOut))
-    return Error{err->message};
+    return Error{err->message, Error::Runtime};
   return std::nullopt;
 }
 
@@ -380,27 +397,31 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
   state->options = options;
   rt::KernelSource &src = state->src;
   if (auto err = rt::loadKernelSource(file, text, kernel, src))
-    return Error{err->text};
+    return Error{err->text, Error::Compile};
   for (auto &[name, value] : constexprs) {
     auto it = std::find_if(src.params.begin(), src.params.end(),
                            [&](const rt::KernelParam &p) { return p.name == name; });
     if (it == src.params.end())
       return Error{"constexpr '" + name + "': kernel '" + kernel +
-                   "' has no parameter '" + name + "' (its parameters: " +
-                   src.paramList() + ")"};
+                       "' has no parameter '" + name + "' (its parameters: " +
+                       src.paramList() + ")",
+                   Error::Argument};
     if (!it->isConstexpr)
       return Error{"constexpr '" + name + "': '" + name +
-                   "' is not a tl.constexpr parameter; pass it to launch()"};
+                       "' is not a tl.constexpr parameter; pass it to launch()",
+                   Error::Argument};
     if (value.text().find(',') != std::string::npos)
       return Error{"constexpr '" + name + "' = " + value.text() +
-                   ": values cannot contain ','"};
+                       ": values cannot contain ','",
+                   Error::Argument};
   }
   std::string missing;
   for (size_t i = 0; i < src.params.size(); ++i) {
     const rt::KernelParam &p = src.params[i];
     if (p.isVariadic)
       return Error{"kernel '" + kernel + "' has *args/**kwargs parameters, which "
-                   "cannot be bound"};
+                   "cannot be bound",
+                   Error::Compile};
     state->constexprLits.emplace_back();
     if (p.isConstexpr) {
       auto it = constexprs.find(p.name);
@@ -417,7 +438,8 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
                                                : std::nullopt);
   }
   if (!missing.empty())
-    return Error{"kernel '" + kernel + "' needs a value for constexpr " + missing};
+    return Error{"kernel '" + kernel + "' needs a value for constexpr " + missing,
+                 Error::Argument};
   state->isPointer.resize(state->runtime.size());
   return Kernel(std::move(state));
 }

@@ -58,6 +58,10 @@ namespace tritium {
 /// naming the kernel, program id, source line and address.
 struct Error {
   std::string message;
+  /// What failed: binding the arguments (count, kind, an unknown
+  /// constexpr), compiling (syntax and type errors), or running the grid
+  /// (interpreter faults).
+  enum Kind { Other, Argument, Compile, Runtime } kind = Other;
 };
 
 /// A value or an Error.
@@ -126,6 +130,9 @@ struct Arg {
   int64_t i = 0;           // Int (bits), Bool
   bool isUnsigned = false; // Int in [2^63, 2^64)
   double f = 0;            // Float
+  /// False for Triton's `do_not_specialize`: no `:16` on ints and pointers,
+  /// and an int equal to 1 is passed rather than folded.
+  bool specialize = true;
 };
 
 /// `bytes` bytes of host memory at `data` holding elements of `dtype`.
@@ -236,6 +243,14 @@ public:
   const std::string &name() const;
   /// The runtime parameters launch() binds, in order.
   std::vector<std::string> parameters() const;
+  /// One parameter of the kernel's signature.
+  struct ParamInfo {
+    std::string name;
+    bool isConstexpr = false;
+    bool hasDefault = false;
+  };
+  /// Every parameter in source order, constexprs included.
+  std::vector<ParamInfo> parameterInfo() const;
   /// How many specializations were compiled (cache misses).
   size_t numCompiles() const;
   /// Output of tl.static_print from the latest compile.

@@ -1,0 +1,37 @@
+"""tritium: Triton kernels compiled by a C++ frontend and run on the CPU
+interpreter, launched from Python as in Triton (``kernel[grid](...)``).
+
+The Triton-compatible package ``python/compat/triton`` re-exports this one,
+so unmodified Triton scripts run with
+``PYTHONPATH=python:python/compat``.
+"""
+
+from . import language
+from .errors import (CompilationError, InterpreterError, TritonError,
+                     UnknownArgumentError)
+from .heuristics import Heuristics, heuristics
+from .jit import JITFunction, KernelInterface, jit
+from .language.core import constexpr
+
+__version__ = "0.1.0"
+
+
+def _value(v):
+    return v.value if isinstance(v, constexpr) else v
+
+
+def cdiv(x, y):
+    """Ceiling division: ``(x + y - 1) // y``."""
+    return (_value(x) + _value(y) - 1) // _value(y)
+
+
+def next_power_of_2(n):
+    """The smallest power of two >= n (1 for n <= 1)."""
+    n = int(_value(n))
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+__all__ = ["CompilationError", "Heuristics", "InterpreterError",
+           "JITFunction", "KernelInterface", "TritonError",
+           "UnknownArgumentError", "cdiv", "constexpr", "heuristics", "jit",
+           "language", "next_power_of_2"]

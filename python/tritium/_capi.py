@@ -1,0 +1,162 @@
+"""ctypes bindings of the C API (runtime/capi/tritium.h) in libtritium.so.
+
+The library is found through the environment variable TRITIUM_LIBRARY (the
+file, or the folder holding it), else in the build tree
+(``<repo>/build/lib``, relative to this package), else next to the package.
+It is loaded on first use, so ``import tritium`` works without it.
+"""
+
+import ctypes
+import os
+import threading
+
+LIBRARY_NAME = "libtritium.so"
+
+OK = 0
+ERROR_ARGUMENT = 1
+ERROR_COMPILE = 2
+ERROR_RUNTIME = 3
+ERROR_INTERNAL = 4
+
+# tritium_dtype
+BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
+
+# tritium_constexpr_kind
+CONSTEXPR_INT, CONSTEXPR_FLOAT, CONSTEXPR_BOOL = 0, 1, 2
+CONSTEXPR_STRING, CONSTEXPR_NONE, CONSTEXPR_LITERAL = 3, 4, 5
+
+# tritium_arg_kind and flags
+ARG_BUFFER, ARG_INT, ARG_FLOAT, ARG_BOOL = 0, 1, 2, 3
+ARG_UNSIGNED = 1
+ARG_NO_SPECIALIZE = 2
+
+
+class Constexpr(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int),
+                ("i", ctypes.c_int64), ("f", ctypes.c_double),
+                ("s", ctypes.c_char_p)]
+
+
+class CompileOptions(ctypes.Structure):
+    _fields_ = [("debug", ctypes.c_int)]
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("bytes", ctypes.c_size_t),
+                ("dtype", ctypes.c_int)]
+
+
+class _Value(ctypes.Union):
+    _fields_ = [("buffer", _Buffer), ("i", ctypes.c_int64),
+                ("f", ctypes.c_double)]
+
+
+class Arg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("flags", ctypes.c_uint),
+                ("value", _Value)]
+
+
+class LaunchOptions(ctypes.Structure):
+    _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
+                ("num_ctas", ctypes.c_int), ("maxnreg", ctypes.c_int),
+                ("deterministic", ctypes.c_int), ("threads", ctypes.c_int)]
+
+
+# A Compiler and its kernels are not thread-safe: every call that compiles
+# or launches holds this lock.
+lock = threading.RLock()
+
+_lib = None
+_compiler = None
+
+
+def candidates():
+    """The paths tried for libtritium.so, in order."""
+    paths = []
+    env = os.environ.get("TRITIUM_LIBRARY")
+    if env:
+        paths.append(os.path.join(env, LIBRARY_NAME)
+                     if os.path.isdir(env) else env)
+    here = os.path.dirname(os.path.abspath(__file__))
+    paths.append(os.path.normpath(
+        os.path.join(here, "..", "..", "build", "lib", LIBRARY_NAME)))
+    paths.append(os.path.join(here, LIBRARY_NAME))
+    paths.append(os.path.join(os.path.dirname(here), LIBRARY_NAME))
+    return paths
+
+
+def _declare(lib):
+    c = ctypes
+    sigs = {
+        "tritium_version": (c.c_char_p, []),
+        "tritium_last_error": (c.c_char_p, []),
+        "tritium_dtype_size": (c.c_size_t, [c.c_int]),
+        "tritium_compiler_create": (c.c_void_p, []),
+        "tritium_compiler_destroy": (None, [c.c_void_p]),
+        "tritium_kernel_compile": (
+            c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p,
+                      c.POINTER(Constexpr), c.c_size_t,
+                      c.POINTER(CompileOptions), c.POINTER(c.c_void_p)]),
+        "tritium_kernel_destroy": (None, [c.c_void_p]),
+        "tritium_kernel_name": (c.c_char_p, [c.c_void_p]),
+        "tritium_kernel_num_params": (c.c_size_t, [c.c_void_p]),
+        "tritium_kernel_param_name": (c.c_char_p, [c.c_void_p, c.c_size_t]),
+        "tritium_kernel_param_is_constexpr": (c.c_int,
+                                              [c.c_void_p, c.c_size_t]),
+        "tritium_kernel_param_has_default": (c.c_int,
+                                             [c.c_void_p, c.c_size_t]),
+        "tritium_kernel_num_compiles": (c.c_size_t, [c.c_void_p]),
+        "tritium_kernel_launch": (
+            c.c_int, [c.c_void_p, c.POINTER(c.c_int64), c.POINTER(Arg),
+                      c.c_size_t, c.POINTER(LaunchOptions)]),
+        "tritium_kernel_warmup": (
+            c.c_int, [c.c_void_p, c.POINTER(Arg), c.c_size_t,
+                      c.POINTER(LaunchOptions), c.POINTER(c.c_char_p)]),
+    }
+    for name, (restype, argtypes) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def lib():
+    """The loaded library (loading it on first use)."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    with lock:
+        if _lib is None:
+            tried = candidates()
+            for path in tried:
+                if os.path.isfile(path):
+                    loaded = ctypes.CDLL(path)
+                    _declare(loaded)
+                    _lib = loaded
+                    break
+            else:
+                raise ImportError(
+                    "tritium: cannot find " + LIBRARY_NAME + " (tried "
+                    + ", ".join(tried) + "); build it (bash scripts/setup) "
+                    "or set TRITIUM_LIBRARY to its path")
+    return _lib
+
+
+def compiler():
+    """The process-wide compiler handle."""
+    global _compiler
+    with lock:
+        if _compiler is None:
+            handle = lib().tritium_compiler_create()
+            if not handle:
+                raise RuntimeError("tritium: cannot create a compiler: "
+                                   + last_error())
+            _compiler = handle
+    return _compiler
+
+
+def last_error():
+    return lib().tritium_last_error().decode("utf-8", "replace")
+
+
+def version():
+    return lib().tritium_version().decode()

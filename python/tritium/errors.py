@@ -1,0 +1,43 @@
+"""Exceptions raised by tritium's host API (Triton-compatible names)."""
+
+
+class TritonError(Exception):
+    """Base class of tritium's errors, as in Triton."""
+
+
+class CompilationError(TritonError):
+    """A kernel does not compile.
+
+    The message is the rendered diagnostic: ``file:line:col: error: ...``,
+    the source line and a caret under the column.
+    """
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+class InterpreterError(TritonError, RuntimeError):
+    """A fault while running a kernel on the CPU interpreter.
+
+    For example an out-of-bounds load or a failed ``device_assert``; the
+    message names the program id and the source line.
+    """
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+
+class UnknownArgumentError(KeyError, TypeError):
+    """A keyword argument that is neither a kernel parameter nor a launch
+    option (a ``KeyError`` as in Triton, and a ``TypeError`` as in Python)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""

@@ -1,0 +1,462 @@
+"""``@jit`` and launching: ``kernel[grid](*args, **kwargs)``.
+
+A JITFunction records the function's source file and name; tritium's C++
+frontend parses the whole file and finds the kernel by name. Launching binds
+the arguments like a Python call, splits off the launch options, compiles
+the kernel once per set of constexpr values (cached here) and hands the
+runtime arguments to the C API, which specializes each launch as Triton does
+(cached in C++) and runs it on the CPU interpreter.
+"""
+
+import ctypes
+import functools
+import inspect
+import os
+
+from . import _capi
+from .errors import CompilationError, InterpreterError, UnknownArgumentError
+from .language import core
+
+# Launch keyword arguments (Triton's backend options) and their defaults.
+LAUNCH_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1,
+                  "maxnreg": None}
+# Accepted and ignored: they have no meaning on the interpreter.
+IGNORED_OPTIONS = ("enable_fp_fusion", "launch_cooperative_grid",
+                   "launch_pdl", "stream", "sanitize_overflow",
+                   "extern_libs")
+
+# numpy typestr (without byte order) / torch dtype name -> tritium dtype.
+_TYPESTR = {"b1": _capi.BOOL, "i1": _capi.I8, "i2": _capi.I16,
+            "i4": _capi.I32, "i8": _capi.I64, "u1": _capi.U8,
+            "u2": _capi.U16, "u4": _capi.U32, "u8": _capi.U64,
+            "f2": _capi.F16, "f4": _capi.F32, "f8": _capi.F64}
+_TORCH = {"bool": _capi.BOOL, "int8": _capi.I8, "int16": _capi.I16,
+          "int32": _capi.I32, "int64": _capi.I64, "uint8": _capi.U8,
+          "uint16": _capi.U16, "uint32": _capi.U32, "uint64": _capi.U64,
+          "float16": _capi.F16, "bfloat16": _capi.BF16,
+          "float32": _capi.F32, "float64": _capi.F64}
+_ITEMSIZE = {_capi.BOOL: 1, _capi.I8: 1, _capi.I16: 2, _capi.I32: 4,
+             _capi.I64: 8, _capi.U8: 1, _capi.U16: 2, _capi.U32: 4,
+             _capi.U64: 8, _capi.F16: 2, _capi.BF16: 2, _capi.F32: 4,
+             _capi.F64: 8}
+
+
+def _is_constexpr_annotation(annotation):
+    if annotation is core.constexpr:
+        return True
+    return (isinstance(annotation, str)
+            and annotation.strip().split(".")[-1] == "constexpr")
+
+
+def _extent(shape, strides, itemsize):
+    """Bytes from the first element to the end of the farthest one."""
+    if any(d == 0 for d in shape):
+        return 0
+    if strides is None:
+        n = 1
+        for d in shape:
+            n *= d
+        return n * itemsize
+    last = sum((d - 1) * s for d, s in zip(shape, strides) if s > 0)
+    span = last + itemsize
+    return -(-span // itemsize) * itemsize
+
+
+def _buffer(name, value):
+    """(data pointer, bytes, dtype) of an array-like, or None."""
+    if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
+        device = getattr(value, "device", None)
+        device_type = getattr(device, "type", device)
+        if device_type is not None and str(device_type) != "cpu":
+            raise TypeError(
+                "argument '%s': a tensor on device '%s'; tritium runs "
+                "kernels on the CPU interpreter, so pass CPU tensors"
+                % (name, device_type))
+        dname = str(value.dtype).rsplit(".", 1)[-1]
+        dt = _TORCH.get(dname)
+        if dt is None:
+            raise TypeError("argument '%s': unsupported tensor dtype %s"
+                            % (name, value.dtype))
+        itemsize = value.element_size()
+        shape = tuple(value.shape)
+        strides = (tuple(value.stride()) if hasattr(value, "stride")
+                   else None)
+        if strides is None:
+            nbytes = value.numel() * itemsize
+        else:
+            nbytes = _extent(shape, tuple(s * itemsize for s in strides),
+                             itemsize)
+        return value.data_ptr(), nbytes, dt
+    if hasattr(value, "__cuda_array_interface__") and not hasattr(
+            value, "__array_interface__"):
+        raise TypeError(
+            "argument '%s': a GPU array; tritium runs kernels on the CPU "
+            "interpreter, so pass host arrays" % name)
+    iface = getattr(value, "__array_interface__", None)
+    if iface is None:
+        return None
+    typestr = iface["typestr"]
+    np_dtype = getattr(value, "dtype", None)
+    if getattr(np_dtype, "name", None) == "bfloat16":  # ml_dtypes
+        dt = _capi.BF16
+    elif typestr[0] == ">" and typestr[1:] not in ("b1", "i1", "u1"):
+        raise TypeError("argument '%s': big-endian arrays (%s) are not "
+                        "supported" % (name, typestr))
+    else:
+        dt = _TYPESTR.get(typestr[1:])
+    if dt is None:
+        raise TypeError("argument '%s': unsupported array dtype %s"
+                        % (name, np_dtype if np_dtype is not None
+                           else typestr))
+    data = iface["data"]
+    if isinstance(data, tuple):
+        ptr = data[0]
+    else:
+        raise TypeError("argument '%s': the array does not expose a data "
+                        "pointer" % name)
+    itemsize = _ITEMSIZE[dt]
+    return ptr or 0, _extent(tuple(iface["shape"]), iface.get("strides"),
+                             itemsize), dt
+
+
+def _fill_arg(arg, name, value, no_specialize):
+    """Converts one runtime argument into a C tritium_arg."""
+    value = core._unwrap(value)
+    arg.flags = _capi.ARG_NO_SPECIALIZE if no_specialize else 0
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        arg.kind = _capi.ARG_BOOL
+        arg.value.i = int(bool(value))
+        return
+    buf = _buffer(name, value)
+    if buf is not None:
+        arg.kind = _capi.ARG_BUFFER
+        arg.value.buffer.data, arg.value.buffer.bytes, \
+            arg.value.buffer.dtype = buf
+        return
+    if isinstance(value, int) or (hasattr(value, "__index__")
+                                  and not isinstance(value, float)):
+        v = value.__index__()
+        arg.kind = _capi.ARG_INT
+        if -2**63 <= v < 2**63:
+            arg.value.i = v
+        elif 2**63 <= v < 2**64:
+            arg.value.i = v - 2**64
+            arg.flags |= _capi.ARG_UNSIGNED
+        else:
+            raise ValueError("argument '%s': %d does not fit in 64 bits"
+                             % (name, v))
+        return
+    if isinstance(value, float) or hasattr(value, "__float__"):
+        arg.kind = _capi.ARG_FLOAT
+        arg.value.f = float(value)
+        return
+    raise TypeError(
+        "argument '%s': cannot pass %s to a kernel (expected an array or "
+        "tensor, int, float or bool)" % (name, type(value).__name__))
+
+
+def _constexpr_value(name, value):
+    """A C tritium_constexpr for `value`, or raises TypeError."""
+    value = core._unwrap(value)
+    c = _capi.Constexpr()
+    c.name = name.encode()
+    if value is None:
+        c.kind = _capi.CONSTEXPR_NONE
+    elif isinstance(value, bool):
+        c.kind, c.i = _capi.CONSTEXPR_BOOL, int(value)
+    elif isinstance(value, int):
+        if -2**63 <= value < 2**63:
+            c.kind, c.i = _capi.CONSTEXPR_INT, value
+        elif 0 <= value < 2**64:
+            c.kind, c.s = _capi.CONSTEXPR_LITERAL, str(value).encode()
+        else:
+            raise ValueError("constexpr '%s': %d does not fit in 64 bits"
+                             % (name, value))
+    elif isinstance(value, float):
+        c.kind, c.f = _capi.CONSTEXPR_FLOAT, value
+    elif isinstance(value, str):
+        c.kind, c.s = _capi.CONSTEXPR_STRING, value.encode()
+    elif isinstance(value, core.dtype) and not isinstance(
+            value, (core.pointer_type, core.block_type)):
+        c.kind, c.s = _capi.CONSTEXPR_LITERAL, value.name.encode()
+    else:
+        raise TypeError("constexpr '%s': cannot pass %s as a compile-time "
+                        "value (expected int, float, bool, str, None or a "
+                        "tl dtype)" % (name, type(value).__name__))
+    return c
+
+
+def _cache_key(value):
+    value = core._unwrap(value)
+    return (type(value).__name__, str(value) if isinstance(
+        value, core.dtype) else value)
+
+
+def _check_grid(grid):
+    if isinstance(grid, (list, tuple)) and 1 <= len(grid) <= 3:
+        dims = []
+        for d in grid:
+            d = core._unwrap(d)
+            if isinstance(d, bool) or not hasattr(d, "__index__"):
+                break
+            dims.append(d.__index__())
+        else:
+            if all(d >= 0 for d in dims):
+                return tuple(dims) + (1,) * (3 - len(dims))
+    raise ValueError("grid must be 1 to 3 non-negative ints (or a callable "
+                     "returning them), got %r" % (grid,))
+
+
+class _Kernel:
+    """A compiled kernel (one set of constexpr values): a C handle."""
+
+    def __init__(self, handle):
+        self._lib = _capi.lib()
+        self.handle = handle
+        n = self._lib.tritium_kernel_num_params(handle)
+        self.params = [
+            (self._lib.tritium_kernel_param_name(handle, i).decode(),
+             self._lib.tritium_kernel_param_is_constexpr(handle, i) == 1)
+            for i in range(n)]
+
+    def __del__(self):
+        handle, self.handle = getattr(self, "handle", None), None
+        if handle:
+            self._lib.tritium_kernel_destroy(handle)
+
+    @property
+    def num_compiles(self):
+        return self._lib.tritium_kernel_num_compiles(self.handle)
+
+
+def _raise_status(status, message):
+    if status == _capi.ERROR_COMPILE:
+        raise CompilationError(message)
+    if status == _capi.ERROR_RUNTIME:
+        raise InterpreterError(message)
+    if status == _capi.ERROR_ARGUMENT:
+        raise TypeError(message)
+    raise RuntimeError(message)
+
+
+class KernelInterface:
+    """``kernel[grid](*args, **kwargs)`` calls ``run(..., grid=grid)``."""
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid,
+                                                warmup=False, **kwargs)
+
+
+class JITFunction(KernelInterface):
+    """A ``@jit`` kernel (or helper): its source location and signature, and
+    the kernels compiled for it, one per set of constexpr values."""
+
+    def __init__(self, fn, debug=None, do_not_specialize=None,
+                 do_not_specialize_on_alignment=None, noinline=None,
+                 version=None, repr=None, launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.__name__ = fn.__name__
+        self.debug = bool(debug) or os.environ.get("TRITON_DEBUG") == "1"
+        self.noinline = noinline  # helpers only; the frontend inlines all
+        source = inspect.getsourcefile(fn)
+        self.file = os.path.abspath(source) if source else None
+        self.signature = inspect.signature(fn)
+        self.params = list(self.signature.parameters.values())
+        self.arg_names = [p.name for p in self.params]
+        self.constexprs = [i for i, p in enumerate(self.params)
+                           if _is_constexpr_annotation(p.annotation)]
+        self.do_not_specialize = self._indices(do_not_specialize)
+        if do_not_specialize_on_alignment:
+            raise NotImplementedError(
+                "%s: do_not_specialize_on_alignment is not supported yet; "
+                "do_not_specialize turns off both ==1 and %%16" % fn.__name__)
+        self._kernels = {}
+        self._source = None
+        functools.update_wrapper(self, fn)
+
+    def _indices(self, names):
+        out = set()
+        for n in names or ():
+            if isinstance(n, int):
+                out.add(n)
+            elif n in self.arg_names:
+                out.add(self.arg_names.index(n))
+            else:
+                raise ValueError("do_not_specialize: '%s' is not a parameter "
+                                 "of %s" % (n, self.__name__))
+        return out
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "%s is a @triton.jit kernel: launch it as %s[grid](...)"
+            % (self.__name__, self.__name__))
+
+    def __repr__(self):
+        return "JITFunction(%s:%s)" % (self.module, self.__name__)
+
+    # -- binding ----------------------------------------------------------
+
+    def bind(self, args, kwargs):
+        """The bound arguments (defaults applied, in parameter order) and
+        the launch options."""
+        options = dict(LAUNCH_OPTIONS, debug=self.debug)
+        params = {}
+        for key, value in kwargs.items():
+            if key in self.arg_names:
+                params[key] = value
+                if key in LAUNCH_OPTIONS:  # e.g. softmax's num_stages
+                    options[key] = core._unwrap(value)
+            elif key in LAUNCH_OPTIONS:
+                options[key] = core._unwrap(value)
+            elif key in IGNORED_OPTIONS:
+                pass
+            elif key == "debug":
+                options["debug"] = bool(value)
+            else:
+                raise UnknownArgumentError(
+                    "%s got an unknown keyword argument '%s' (its "
+                    "parameters: %s)" % (self.__name__, key,
+                                         ", ".join(self.arg_names)))
+        try:
+            bound = self.signature.bind(*args, **params)
+        except TypeError as e:
+            raise TypeError("%s: %s" % (self.__name__, e)) from None
+        bound.apply_defaults()
+        return dict(bound.arguments), options
+
+    # -- compiling --------------------------------------------------------
+
+    def _read_source(self):
+        if self._source is None:
+            if not self.file or not os.path.isfile(self.file):
+                raise CompilationError(
+                    "%s: cannot find the source file of the kernel (tritium "
+                    "compiles kernels from their file)" % self.__name__)
+            with open(self.file, encoding="utf-8") as f:
+                self._source = f.read()
+        return self._source
+
+    def compile(self, bound, debug=False):
+        """The kernel for the constexpr values in `bound`; `debug` keeps
+        device_assert."""
+        key = tuple(_cache_key(bound[self.arg_names[i]])
+                    for i in self.constexprs) + (bool(debug),)
+        try:
+            return self._kernels[key]
+        except (KeyError, TypeError):
+            pass
+        values = []
+        for i in self.constexprs:
+            p = self.params[i]
+            value = bound[p.name]
+            try:
+                values.append(_constexpr_value(p.name, value))
+            except TypeError:
+                if p.default is not inspect.Parameter.empty and \
+                        value is p.default:
+                    continue  # the frontend reads the default itself
+                raise
+        lib = _capi.lib()
+        array = (_capi.Constexpr * max(len(values), 1))(*values)
+        options = _capi.CompileOptions(int(bool(debug)))
+        handle = ctypes.c_void_p()
+        with _capi.lock:
+            status = lib.tritium_kernel_compile(
+                _capi.compiler(), self._read_source().encode(),
+                self.file.encode(), self.__name__.encode(), array,
+                len(values), ctypes.byref(options), ctypes.byref(handle))
+            message = _capi.last_error() if status else ""
+        if status:
+            _raise_status(status, message)
+        kernel = _Kernel(handle.value)
+        names = [n for n, _ in kernel.params]
+        if names != self.arg_names or \
+                [c for _, c in kernel.params] != [
+                    i in self.constexprs for i in range(len(names))]:
+            raise CompilationError(
+                "%s: the frontend reads parameters %s, Python has %s"
+                % (self.__name__, kernel.params, self.arg_names))
+        try:
+            self._kernels[key] = kernel
+        except TypeError:
+            pass  # unhashable constexpr: compile every time
+        return kernel
+
+    # -- launching ----------------------------------------------------------
+
+    def _args(self, bound):
+        runtime = [i for i in range(len(self.params))
+                   if i not in self.constexprs]
+        array = (_capi.Arg * max(len(runtime), 1))()
+        for k, i in enumerate(runtime):
+            name = self.arg_names[i]
+            _fill_arg(array[k], name, bound[name],
+                      i in self.do_not_specialize)
+        return array, len(runtime)
+
+    @staticmethod
+    def _options(options):
+        o = _capi.LaunchOptions()
+        try:
+            o.num_warps = int(options["num_warps"])
+            o.num_stages = int(options["num_stages"])
+            o.num_ctas = int(options["num_ctas"])
+            o.maxnreg = int(options["maxnreg"] or 0)
+        except (TypeError, ValueError) as e:
+            raise TypeError("launch options must be ints: %s" % e) from None
+        return o
+
+    def run(self, *args, grid=None, warmup=False, **kwargs):
+        """Binds, compiles when needed and launches on `grid` (a tuple, or
+        a callable on the bound arguments); with `warmup`, compiles the
+        specialization without launching and returns its signature."""
+        bound, options = self.bind(args, kwargs)
+        kernel = self.compile(bound, options["debug"])
+        array, nargs = self._args(bound)
+        opts = self._options(options)
+        lib = _capi.lib()
+        if warmup:
+            sig = ctypes.c_char_p()
+            with _capi.lock:
+                status = lib.tritium_kernel_warmup(
+                    kernel.handle, array, nargs, ctypes.byref(opts),
+                    ctypes.byref(sig))
+                message = _capi.last_error() if status else ""
+            if status:
+                _raise_status(status, message)
+            return sig.value.decode()
+        if grid is None:
+            raise ValueError("%s: no grid; launch as %s[grid](...)"
+                             % (self.__name__, self.__name__))
+        if callable(grid):
+            grid = grid(dict(bound))
+        dims = _check_grid(grid)
+        cgrid = (ctypes.c_int64 * 3)(*dims)
+        with _capi.lock:
+            status = lib.tritium_kernel_launch(kernel.handle, cgrid, array,
+                                               nargs, ctypes.byref(opts))
+            message = _capi.last_error() if status else ""
+        if status:
+            _raise_status(status, message)
+        return None
+
+    def warmup(self, *args, grid=None, **kwargs):
+        """Compiles the specialization `args` select; returns its
+        signature ("*fp32:16,*fp32:16,i32,1024")."""
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
+        do_not_specialize=None, do_not_specialize_on_alignment=None,
+        debug=None, noinline=None):
+    """Marks a Triton kernel (or helper): ``@jit`` or ``@jit(debug=True)``."""
+
+    def decorator(f):
+        return JITFunction(f, debug=debug,
+                           do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=(
+                               do_not_specialize_on_alignment),
+                           noinline=noinline)
+
+    return decorator(fn) if fn is not None else decorator

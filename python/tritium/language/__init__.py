@@ -1,0 +1,47 @@
+"""``tritium.language`` (``triton.language``, imported as ``tl``): the names
+kernel modules use at import time. See core.py."""
+
+from . import core
+from .core import (DTYPES, Placeholder, block_type, constexpr, dtype,
+                   pointer_type, placeholders)
+from .core import (bfloat16, float8e4b8, float8e4b15, float8e4nv, float8e5,
+                   float8e5b16, float16, float32, float64, int1, int8, int16,
+                   int32, int64, pi32_t, uint8, uint16, uint32, uint64, void)
+from . import extra, math
+
+TRITON_MAX_TENSOR_NUMEL = 1048576
+
+# Functions and classes of triton.language (kernel-side only).
+placeholders(globals(), "triton.language.", """
+    PropagateNan abs add advance arange argmax argmin associative_scan assume
+    atomic_add atomic_and atomic_cas atomic_max atomic_min atomic_or
+    atomic_xchg atomic_xor broadcast broadcast_to cast cat cdiv ceil clamp
+    condition const cos cumprod cumsum debug_barrier device_assert
+    device_print div_rn dot dot_scaled erf exp exp2 expand_dims fdiv flip
+    floor fma full gather histogram inline_asm_elementwise interleave join
+    load load_tensor_descriptor log log2 make_block_ptr
+    make_tensor_descriptor map_elementwise max max_constancy max_contiguous
+    maximum min minimum multiple_of num_programs pair_uniform_to_normal
+    permute philox philox_impl program_id rand rand4x randint randint4x
+    randn randn4x range ravel reduce reshape rsqrt sigmoid sin softmax sort
+    split sqrt sqrt_rn static_assert static_print static_range store
+    store_tensor_descriptor sum swizzle2d tensor tensor_descriptor topk
+    trans tuple tuple_type umulhi uint_to_uniform_float view where xor_sum
+    zeros zeros_like
+""")
+
+
+def str_to_ty(name):
+    """The dtype named `name` ("float16", "fp16", "i32", ...)."""
+    aliases = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
+               "fp64": "float64", "i1": "int1", "i8": "int8",
+               "i16": "int16", "i32": "int32", "i64": "int64",
+               "u8": "uint8", "u16": "uint16", "u32": "uint32",
+               "u64": "uint64"}
+    name = aliases.get(name, name)
+    if name.startswith("*"):
+        return pointer_type(str_to_ty(name[1:]))
+    for t in DTYPES:
+        if t.name == name:
+            return t
+    raise TypeError("unknown dtype %r" % name)

@@ -1,0 +1,334 @@
+//===- TritiumC.cpp - the C API over the C++ host API ---------------------===//
+//
+// Implements runtime/capi/tritium.h: opaque handles wrap tritium::Compiler
+// and tritium::Kernel, C arguments become tritium::Arg, and every error
+// (including a C++ exception, which must not cross the boundary) becomes a
+// status plus a thread-local message.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/capi/tritium.h"
+
+#include "runtime/Tritium.h"
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+struct tritium_compiler {
+  tritium::Compiler compiler;
+};
+
+struct tritium_kernel {
+  explicit tritium_kernel(tritium::Kernel k)
+      : kernel(std::move(k)), params(kernel.parameterInfo()) {}
+  tritium::Kernel kernel;
+  std::vector<tritium::Kernel::ParamInfo> params;
+  std::string signature; // of the latest warmup
+};
+
+namespace {
+thread_local std::string lastError;
+
+tritium_status fail(tritium_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+tritium_status fail(const tritium::Error &e) {
+  switch (e.kind) {
+  case tritium::Error::Argument:
+    return fail(TRITIUM_ERROR_ARGUMENT, e.message);
+  case tritium::Error::Compile:
+    return fail(TRITIUM_ERROR_COMPILE, e.message);
+  case tritium::Error::Runtime:
+    return fail(TRITIUM_ERROR_RUNTIME, e.message);
+  case tritium::Error::Other:
+    break;
+  }
+  return fail(TRITIUM_ERROR_INTERNAL, e.message);
+}
+
+/// Runs `body`, turning an escaping C++ exception into an internal error.
+template <typename F> tritium_status guarded(F body) {
+  try {
+    lastError.clear();
+    return body();
+  } catch (const std::bad_alloc &) {
+    return fail(TRITIUM_ERROR_INTERNAL, "out of memory");
+  } catch (const std::exception &e) {
+    return fail(TRITIUM_ERROR_INTERNAL,
+                std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(TRITIUM_ERROR_INTERNAL, "internal error");
+  }
+}
+
+bool toDType(int d, tritium::DType &out) {
+  using tritium::DType;
+  static const DType table[] = {DType::I1,  DType::I8,  DType::I16,  DType::I32,
+                                DType::I64, DType::U8,  DType::U16,  DType::U32,
+                                DType::U64, DType::F16, DType::BF16, DType::F32,
+                                DType::F64};
+  if (d < 0 || d >= int(sizeof(table) / sizeof(table[0])))
+    return false;
+  out = table[d];
+  return true;
+}
+
+/// The C arguments as tritium::Args; an error message on a bad one.
+tritium_status convertArgs(const tritium_kernel *kernel,
+                           const tritium_arg *args, size_t nargs,
+                           std::vector<tritium::Arg> &out) {
+  if (nargs && !args)
+    return fail(TRITIUM_ERROR_ARGUMENT, "args is null");
+  std::vector<std::string> names = kernel->kernel.parameters();
+  out.clear();
+  out.reserve(nargs);
+  for (size_t k = 0; k < nargs; ++k) {
+    const tritium_arg &c = args[k];
+    std::string name = k < names.size() ? "argument '" + names[k] + "'"
+                                        : "argument " + std::to_string(k);
+    tritium::Arg a;
+    switch (c.kind) {
+    case TRITIUM_ARG_BUFFER: {
+      tritium::DType dtype;
+      if (!toDType(c.value.buffer.dtype, dtype))
+        return fail(TRITIUM_ERROR_ARGUMENT,
+                    name + ": unknown dtype " +
+                        std::to_string(c.value.buffer.dtype));
+      a = tritium::buffer(c.value.buffer.data, c.value.buffer.bytes, dtype);
+      break;
+    }
+    case TRITIUM_ARG_INT:
+      a = tritium::scalar(c.value.i);
+      a.isUnsigned = (c.flags & TRITIUM_ARG_UNSIGNED) != 0;
+      break;
+    case TRITIUM_ARG_FLOAT:
+      a = tritium::scalar(c.value.f);
+      break;
+    case TRITIUM_ARG_BOOL:
+      a = tritium::scalar(c.value.i != 0);
+      break;
+    default:
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  name + ": unknown argument kind " + std::to_string(c.kind));
+    }
+    a.specialize = (c.flags & TRITIUM_ARG_NO_SPECIALIZE) == 0;
+    out.push_back(a);
+  }
+  return TRITIUM_OK;
+}
+
+tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
+  tritium::LaunchOptions opts;
+  if (o) {
+    opts.numWarps = o->num_warps;
+    opts.numStages = o->num_stages;
+    opts.deterministic = o->deterministic != 0;
+    opts.threads = o->threads;
+  }
+  return opts;
+}
+
+tritium_status checkOptions(const tritium_launch_options *o) {
+  if (!o)
+    return TRITIUM_OK;
+  if (o->num_warps <= 0 || (o->num_warps & (o->num_warps - 1)))
+    return fail(TRITIUM_ERROR_ARGUMENT, "num_warps must be a power of 2, got " +
+                                            std::to_string(o->num_warps));
+  if (o->num_stages < 0)
+    return fail(TRITIUM_ERROR_ARGUMENT, "num_stages must be >= 0, got " +
+                                            std::to_string(o->num_stages));
+  if (o->num_ctas <= 0)
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                "num_ctas must be >= 1, got " + std::to_string(o->num_ctas));
+  if (o->maxnreg < 0)
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                "maxnreg must be >= 0, got " + std::to_string(o->maxnreg));
+  if (o->threads < 0)
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                "threads must be >= 0, got " + std::to_string(o->threads));
+  return TRITIUM_OK;
+}
+} // namespace
+
+extern "C" {
+
+const char *tritium_version(void) { return "0.1.0"; }
+
+const char *tritium_last_error(void) { return lastError.c_str(); }
+
+size_t tritium_dtype_size(int dtype) {
+  tritium::DType d;
+  return toDType(dtype, d) ? tritium::dtypeBytes(d) : 0;
+}
+
+tritium_compiler *tritium_compiler_create(void) {
+  tritium_compiler *c = nullptr;
+  guarded([&] {
+    c = new tritium_compiler();
+    return TRITIUM_OK;
+  });
+  return c;
+}
+
+void tritium_compiler_destroy(tritium_compiler *compiler) { delete compiler; }
+
+tritium_status tritium_kernel_compile(
+    tritium_compiler *compiler, const char *source_text, const char *file_name,
+    const char *kernel_name, const tritium_constexpr *constexprs, size_t n,
+    const tritium_compile_options *options, tritium_kernel **out) {
+  return guarded([&] {
+    if (!out)
+      return fail(TRITIUM_ERROR_ARGUMENT, "out is null");
+    *out = nullptr;
+    if (!compiler || !source_text || !file_name || !kernel_name)
+      return fail(
+          TRITIUM_ERROR_ARGUMENT,
+          "compiler, source_text, file_name and kernel_name must not be null");
+    if (n && !constexprs)
+      return fail(TRITIUM_ERROR_ARGUMENT, "constexprs is null");
+    tritium::Constexprs values;
+    for (size_t i = 0; i < n; ++i) {
+      const tritium_constexpr &c = constexprs[i];
+      if (!c.name)
+        return fail(TRITIUM_ERROR_ARGUMENT,
+                    "constexpr " + std::to_string(i) + " has no name");
+      std::string name = c.name;
+      bool needsText = c.kind == TRITIUM_CONSTEXPR_STRING ||
+                       c.kind == TRITIUM_CONSTEXPR_LITERAL;
+      if (needsText && !c.s)
+        return fail(TRITIUM_ERROR_ARGUMENT,
+                    "constexpr '" + name + "' has no text");
+      switch (c.kind) {
+      case TRITIUM_CONSTEXPR_INT:
+        values.insert_or_assign(name, tritium::Constexpr(c.i));
+        break;
+      case TRITIUM_CONSTEXPR_FLOAT:
+        values.insert_or_assign(name, tritium::Constexpr(c.f));
+        break;
+      case TRITIUM_CONSTEXPR_BOOL:
+        values.insert_or_assign(name, tritium::Constexpr(c.i != 0));
+        break;
+      case TRITIUM_CONSTEXPR_STRING:
+        values.insert_or_assign(name, tritium::Constexpr(std::string(c.s)));
+        break;
+      case TRITIUM_CONSTEXPR_NONE:
+        values.insert_or_assign(name, tritium::Constexpr::none());
+        break;
+      case TRITIUM_CONSTEXPR_LITERAL:
+        values.insert_or_assign(name, tritium::Constexpr::literal(c.s));
+        break;
+      default:
+        return fail(TRITIUM_ERROR_ARGUMENT, "constexpr '" + name +
+                                                "': unknown kind " +
+                                                std::to_string(c.kind));
+      }
+    }
+    tritium::CompileOptions copts;
+    if (options)
+      copts.debug = options->debug != 0;
+    auto kernel = compiler->compiler.compileString(source_text, file_name,
+                                                   kernel_name, values, copts);
+    if (!kernel)
+      return fail(kernel.error());
+    *out = new tritium_kernel(std::move(*kernel));
+    return TRITIUM_OK;
+  });
+}
+
+void tritium_kernel_destroy(tritium_kernel *kernel) { delete kernel; }
+
+const char *tritium_kernel_name(const tritium_kernel *kernel) {
+  return kernel ? kernel->kernel.name().c_str() : nullptr;
+}
+
+size_t tritium_kernel_num_params(const tritium_kernel *kernel) {
+  return kernel ? kernel->params.size() : 0;
+}
+
+const char *tritium_kernel_param_name(const tritium_kernel *kernel, size_t i) {
+  if (!kernel || i >= kernel->params.size())
+    return nullptr;
+  return kernel->params[i].name.c_str();
+}
+
+int tritium_kernel_param_is_constexpr(const tritium_kernel *kernel, size_t i) {
+  if (!kernel || i >= kernel->params.size())
+    return -1;
+  return kernel->params[i].isConstexpr ? 1 : 0;
+}
+
+int tritium_kernel_param_has_default(const tritium_kernel *kernel, size_t i) {
+  if (!kernel || i >= kernel->params.size())
+    return 0;
+  return kernel->params[i].hasDefault ? 1 : 0;
+}
+
+size_t tritium_kernel_num_compiles(const tritium_kernel *kernel) {
+  return kernel ? kernel->kernel.numCompiles() : 0;
+}
+
+tritium_launch_options tritium_launch_options_default(void) {
+  tritium_launch_options o;
+  o.num_warps = 4;
+  o.num_stages = 3;
+  o.num_ctas = 1;
+  o.maxnreg = 0;
+  o.deterministic = 0;
+  o.threads = 0;
+  return o;
+}
+
+tritium_status tritium_kernel_launch(tritium_kernel *kernel,
+                                     const int64_t grid[3],
+                                     const tritium_arg *args, size_t nargs,
+                                     const tritium_launch_options *options) {
+  return guarded([&] {
+    if (!kernel)
+      return fail(TRITIUM_ERROR_ARGUMENT, "kernel is null");
+    if (tritium_status s = checkOptions(options))
+      return s;
+    std::vector<tritium::Arg> converted;
+    if (tritium_status s = convertArgs(kernel, args, nargs, converted))
+      return s;
+    tritium::Grid g;
+    if (grid)
+      g = tritium::Grid{grid[0], grid[1], grid[2]};
+    auto err = kernel->kernel.launch(g, converted, toOptions(options));
+    // device_print writes through C++ streams; hand it over before the
+    // caller's own output.
+    std::cout.flush();
+    std::fflush(stdout);
+    if (err)
+      return fail(*err);
+    return TRITIUM_OK;
+  });
+}
+
+tritium_status tritium_kernel_warmup(tritium_kernel *kernel,
+                                     const tritium_arg *args, size_t nargs,
+                                     const tritium_launch_options *options,
+                                     const char **signature) {
+  return guarded([&] {
+    if (!kernel)
+      return fail(TRITIUM_ERROR_ARGUMENT, "kernel is null");
+    if (tritium_status s = checkOptions(options))
+      return s;
+    std::vector<tritium::Arg> converted;
+    if (tritium_status s = convertArgs(kernel, args, nargs, converted))
+      return s;
+    auto sig = kernel->kernel.warmup(converted, toOptions(options));
+    if (!sig)
+      return fail(sig.error());
+    kernel->signature = *sig;
+    if (signature)
+      *signature = kernel->signature.c_str();
+    return TRITIUM_OK;
+  });
+}
+
+} // extern "C"

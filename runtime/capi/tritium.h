@@ -1,0 +1,220 @@
+/*===- tritium.h - the C API of tritium -----------------------------*- C -*-===
+ *
+ * A C-only boundary over the C++ host API (runtime/Tritium.h), for Python
+ * (ctypes) and any other language: compile a Triton kernel from source text
+ * with its constexpr values, query its parameters, launch it on the CPU
+ * interpreter with host buffers and scalars, and fetch the last error.
+ *
+ *   tritium_compiler *c = tritium_compiler_create();
+ *   tritium_constexpr block = {"BLOCK_SIZE", TRITIUM_CONSTEXPR_INT, 1024, 0,
+ *                              NULL};
+ *   tritium_kernel *k = NULL;
+ *   if (tritium_kernel_compile(c, text, "vector_add.py", "add_kernel",
+ *                              &block, 1, NULL, &k) != TRITIUM_OK)
+ *     fprintf(stderr, "%s", tritium_last_error());
+ *   tritium_arg args[4] = {0};
+ *   args[0].kind = TRITIUM_ARG_BUFFER;
+ *   args[0].value.buffer.data = x;
+ *   args[0].value.buffer.bytes = n * sizeof(float);
+ *   args[0].value.buffer.dtype = TRITIUM_F32;
+ *   ... y and out likewise ...
+ *   args[3].kind = TRITIUM_ARG_INT;
+ *   args[3].value.i = n;
+ *   int64_t grid[3] = {(n + 1023) / 1024, 1, 1};
+ *   if (tritium_kernel_launch(k, grid, args, 4, NULL) != TRITIUM_OK)
+ *     fprintf(stderr, "%s", tritium_last_error());
+ *   tritium_kernel_destroy(k);
+ *   tritium_compiler_destroy(c);
+ *
+ * Every function that can fail returns a tritium_status; the message of the
+ * latest failure on the calling thread is tritium_last_error(). Nothing
+ * throws or aborts across this boundary. A compiler and its kernels are not
+ * thread-safe; a kernel may outlive its compiler.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef TRITIUM_CAPI_TRITIUM_H
+#define TRITIUM_CAPI_TRITIUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define TRITIUM_API __declspec(dllexport)
+#else
+#define TRITIUM_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of tritium: "MAJOR.MINOR.PATCH". */
+TRITIUM_API const char *tritium_version(void);
+
+/* Results. */
+typedef enum tritium_status {
+  TRITIUM_OK = 0,
+  /* A bad argument: wrong count or kind, an unknown or missing constexpr,
+     a bad grid, a null pointer given to this API. */
+  TRITIUM_ERROR_ARGUMENT = 1,
+  /* The kernel does not compile: syntax or type error, no such kernel,
+     the file cannot be read. The message is located (file:line:col, the
+     source line and a caret). */
+  TRITIUM_ERROR_COMPILE = 2,
+  /* A fault while running the grid (an out-of-bounds access, a failed
+     device_assert), naming the program id and source line. */
+  TRITIUM_ERROR_RUNTIME = 3,
+  /* Anything else (out of memory, an internal error). */
+  TRITIUM_ERROR_INTERNAL = 4
+} tritium_status;
+
+/* The message of the latest failed call on this thread ("" when none); valid
+   until the next call into this API on the same thread. */
+TRITIUM_API const char *tritium_last_error(void);
+
+/* Element types of buffers (values are stable). */
+typedef enum tritium_dtype {
+  TRITIUM_BOOL = 0, /* i1, one byte per element */
+  TRITIUM_I8 = 1,
+  TRITIUM_I16 = 2,
+  TRITIUM_I32 = 3,
+  TRITIUM_I64 = 4,
+  TRITIUM_U8 = 5,
+  TRITIUM_U16 = 6,
+  TRITIUM_U32 = 7,
+  TRITIUM_U64 = 8,
+  TRITIUM_F16 = 9,
+  TRITIUM_BF16 = 10,
+  TRITIUM_F32 = 11,
+  TRITIUM_F64 = 12
+} tritium_dtype;
+
+/* The bytes of one element of `dtype` (0 for an unknown value). */
+TRITIUM_API size_t tritium_dtype_size(int dtype);
+
+/* ---------------------------------------------------------------------------
+ * Compiling
+ * ------------------------------------------------------------------------- */
+
+typedef struct tritium_compiler tritium_compiler;
+typedef struct tritium_kernel tritium_kernel;
+
+typedef enum tritium_constexpr_kind {
+  TRITIUM_CONSTEXPR_INT = 0,    /* i */
+  TRITIUM_CONSTEXPR_FLOAT = 1,  /* f */
+  TRITIUM_CONSTEXPR_BOOL = 2,   /* i (0 or 1) */
+  TRITIUM_CONSTEXPR_STRING = 3, /* s: a Python string ("leaky_relu") */
+  TRITIUM_CONSTEXPR_NONE = 4,   /* no value */
+  /* s: a literal as a signature writes it, e.g. "float16" for tl.float16 */
+  TRITIUM_CONSTEXPR_LITERAL = 5
+} tritium_constexpr_kind;
+
+/* The value of one `tl.constexpr` parameter. */
+typedef struct tritium_constexpr {
+  const char *name;
+  int kind; /* a tritium_constexpr_kind */
+  int64_t i;
+  double f;
+  const char *s;
+} tritium_constexpr;
+
+typedef struct tritium_compile_options {
+  int debug; /* keep device_assert (Triton drops it unless debugging) */
+} tritium_compile_options;
+
+/* A compiler owns the MLIR context kernels compile in. NULL on failure. */
+TRITIUM_API tritium_compiler *tritium_compiler_create(void);
+TRITIUM_API void tritium_compiler_destroy(tritium_compiler *compiler);
+
+/* Parses `source_text` (the whole Python file; `file_name` appears in
+   messages), finds `kernel_name` and fixes its constexprs: the `n` given in
+   `constexprs` by name, the others take their defaults. `options` may be
+   NULL. On success *out is a new kernel (free with tritium_kernel_destroy).
+   Type errors surface on the first launch, when a specialization compiles. */
+TRITIUM_API tritium_status tritium_kernel_compile(
+    tritium_compiler *compiler, const char *source_text, const char *file_name,
+    const char *kernel_name, const tritium_constexpr *constexprs, size_t n,
+    const tritium_compile_options *options, tritium_kernel **out);
+TRITIUM_API void tritium_kernel_destroy(tritium_kernel *kernel);
+
+/* ---------------------------------------------------------------------------
+ * Metadata: the kernel's parameters in source order, constexprs included.
+ * ------------------------------------------------------------------------- */
+
+TRITIUM_API const char *tritium_kernel_name(const tritium_kernel *kernel);
+TRITIUM_API size_t tritium_kernel_num_params(const tritium_kernel *kernel);
+/* NULL when `i` is out of range; valid while the kernel lives. */
+TRITIUM_API const char *tritium_kernel_param_name(const tritium_kernel *kernel,
+                                                  size_t i);
+/* 1 for a `tl.constexpr` parameter, 0 for a runtime one, -1 out of range. */
+TRITIUM_API int tritium_kernel_param_is_constexpr(const tritium_kernel *kernel,
+                                                  size_t i);
+/* 1 when the parameter has a default the launcher can use, else 0. */
+TRITIUM_API int tritium_kernel_param_has_default(const tritium_kernel *kernel,
+                                                 size_t i);
+/* How many specializations were compiled so far (cache misses). */
+TRITIUM_API size_t tritium_kernel_num_compiles(const tritium_kernel *kernel);
+
+/* ---------------------------------------------------------------------------
+ * Launching
+ * ------------------------------------------------------------------------- */
+
+typedef enum tritium_arg_kind {
+  TRITIUM_ARG_BUFFER = 0,
+  TRITIUM_ARG_INT = 1,
+  TRITIUM_ARG_FLOAT = 2,
+  TRITIUM_ARG_BOOL = 3
+} tritium_arg_kind;
+
+/* Flags of an argument. */
+/* INT: `i` holds the bits of a value in [2^63, 2^64). */
+#define TRITIUM_ARG_UNSIGNED 1u
+/* Triton's do_not_specialize: no `:16`, an int equal to 1 is not folded. */
+#define TRITIUM_ARG_NO_SPECIALIZE 2u
+
+/* One launch argument, for one runtime (non-constexpr) parameter. */
+typedef struct tritium_arg {
+  int kind; /* a tritium_arg_kind */
+  unsigned flags;
+  union {
+    struct {
+      void *data;   /* host memory the kernel reads and writes in place */
+      size_t bytes; /* its extent, a whole number of elements */
+      int dtype;    /* a tritium_dtype */
+    } buffer;
+    int64_t i; /* INT, BOOL (0 or 1) */
+    double f;  /* FLOAT: specializes as fp32, as in Triton */
+  } value;
+} tritium_arg;
+
+typedef struct tritium_launch_options {
+  int num_warps;     /* part of the cache key; the interpreter ignores it */
+  int num_stages;    /* likewise */
+  int num_ctas;      /* accepted, ignored by the interpreter */
+  int maxnreg;       /* accepted, ignored (0: none) */
+  int deterministic; /* run programs one after another in program-id order */
+  int threads;       /* worker threads (0: OpenMP's default) */
+} tritium_launch_options;
+
+/* num_warps 4, num_stages 3, num_ctas 1, the rest 0. */
+TRITIUM_API tritium_launch_options tritium_launch_options_default(void);
+
+/* Specializes on `args` (one per runtime parameter, in order; trailing ones
+   with defaults may be left out), compiles on a cache miss and runs the
+   grid (`grid` NULL means {1, 1, 1}). `options` may be NULL. */
+TRITIUM_API tritium_status tritium_kernel_launch(
+    tritium_kernel *kernel, const int64_t grid[3], const tritium_arg *args,
+    size_t nargs, const tritium_launch_options *options);
+
+/* Compiles (or finds cached) the specialization for `args` without
+   launching. On success *signature (may be NULL) points to its signature,
+   valid until the next call on this kernel. */
+TRITIUM_API tritium_status tritium_kernel_warmup(
+    tritium_kernel *kernel, const tritium_arg *args, size_t nargs,
+    const tritium_launch_options *options, const char **signature);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TRITIUM_CAPI_TRITIUM_H */
