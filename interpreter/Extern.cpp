@@ -1,11 +1,13 @@
 //===- Extern.cpp - tile.extern_elementwise via <cmath> ----------*- C++ -*-===//
 //
 // Maps libdevice symbols (`__nv_<name>f` for fp32, `__nv_<name>` for fp64)
-// to the C library. Unknown symbols are a create-time error naming the
+// to the C library; ExternBits.cpp takes the rest of libdevice (ternary
+// functions, directed roundings, conversions, integer functions). Unknown symbols are a create-time error naming the
 // symbol, so a kernel never silently computes something else.
 //
 //===----------------------------------------------------------------------===//
 #include "interpreter/Elementwise.h"
+#include "interpreter/ExternBits.h"
 
 #include "ir/TileDialect.h"
 
@@ -197,6 +199,8 @@ Built buildExtern(Builder &b, Operation *mop, Op &op) {
   name.consume_front("__nv_");
   name.consume_front("__ocml_");
   EK k = op.srcKind;
+  if (Built r = buildExternBits(b, mop, op, name, sym); r != Built::NotMine)
+    return r;
   if (name == "popc" || name == "popcll" || name == "clz" || name == "clzll" ||
       name == "ffs" || name == "ffsll") {
     op.a = name.starts_with("popc") ? 0 : name.starts_with("clz") ? 1 : 2;
