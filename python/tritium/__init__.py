@@ -3,15 +3,19 @@ interpreter, launched from Python as in Triton (``kernel[grid](...)``).
 
 The Triton-compatible package ``python/compat/triton`` re-exports this one,
 so unmodified Triton scripts run with
-``PYTHONPATH=python:python/compat``.
+``PYTHONPATH=python:python/compat``. The interpreter is the only device, so
+``TRITIUM_INTERPRET=1`` and ``TRITON_INTERPRET=1`` are accepted and change
+nothing.
 """
 
 from . import language
-from .errors import (CompilationError, InterpreterError, TritonError,
-                     UnknownArgumentError)
+from .autotuner import Autotuner, Config, autotune
+from .errors import (CompilationError, InterpreterError, OutOfResources,
+                     TritonError, UnknownArgumentError)
 from .heuristics import Heuristics, heuristics
 from .jit import JITFunction, KernelInterface, jit
 from .language.core import constexpr
+from . import testing  # noqa: E402 - after the names it uses
 
 __version__ = "0.1.0"
 
@@ -31,7 +35,8 @@ def next_power_of_2(n):
     return 1 if n <= 1 else 1 << (n - 1).bit_length()
 
 
-__all__ = ["CompilationError", "Heuristics", "InterpreterError",
-           "JITFunction", "KernelInterface", "TritonError",
-           "UnknownArgumentError", "cdiv", "constexpr", "heuristics", "jit",
-           "language", "next_power_of_2"]
+__all__ = ["Autotuner", "CompilationError", "Config", "Heuristics",
+           "InterpreterError", "JITFunction", "KernelInterface",
+           "OutOfResources", "TritonError", "UnknownArgumentError",
+           "autotune", "cdiv", "constexpr", "heuristics", "jit", "language",
+           "next_power_of_2", "testing"]

@@ -68,6 +68,7 @@ lock = threading.RLock()
 
 _lib = None
 _compiler = None
+_launch_raw = None
 
 
 def candidates():
@@ -139,6 +140,22 @@ def lib():
                     + ", ".join(tried) + "); build it (bash scripts/setup) "
                     "or set TRITIUM_LIBRARY to its path")
     return _lib
+
+
+def launch_raw():
+    """``tritium_kernel_launch`` declared to take the grid, the arguments
+    and the options as packed bytes (``struct`` layouts of ``int64_t[3]``,
+    ``tritium_arg[n]`` and ``tritium_launch_options``): the launcher's fast
+    path, which skips building ctypes structures on every launch."""
+    global _launch_raw
+    if _launch_raw is None:
+        loaded = lib()
+        fn = loaded._FuncPtr(("tritium_kernel_launch", loaded))
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                       ctypes.c_size_t, ctypes.c_char_p]
+        _launch_raw = fn
+    return _launch_raw
 
 
 def compiler():

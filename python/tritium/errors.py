@@ -41,3 +41,13 @@ class UnknownArgumentError(KeyError, TypeError):
 
     def __str__(self):
         return str(self.args[0]) if self.args else ""
+
+
+class OutOfResources(TritonError):
+    """A config needs more resources than the device has (Triton's name;
+    the autotuner counts such configs as infinitely slow)."""
+
+    def __init__(self, required=0, limit=0, name="resources"):
+        self.required, self.limit, self.name = required, limit, name
+        super().__init__("out of resource: %s, Required: %s, Hardware "
+                         "limit: %s" % (name, required, limit))

@@ -11,7 +11,11 @@ runtime arguments to the C API, which specializes each launch as Triton does
 import ctypes
 import functools
 import inspect
+import keyword
+import operator
 import os
+import struct
+import sys
 
 from . import _capi
 from .errors import CompilationError, InterpreterError, UnknownArgumentError
@@ -23,7 +27,7 @@ LAUNCH_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1,
 # Accepted and ignored: they have no meaning on the interpreter.
 IGNORED_OPTIONS = ("enable_fp_fusion", "launch_cooperative_grid",
                    "launch_pdl", "stream", "sanitize_overflow",
-                   "extern_libs")
+                   "extern_libs", "ir_override", "ptx_options", "arch")
 
 # numpy typestr (without byte order) / torch dtype name -> tritium dtype.
 _TYPESTR = {"b1": _capi.BOOL, "i1": _capi.I8, "i2": _capi.I16,
@@ -39,6 +43,113 @@ _ITEMSIZE = {_capi.BOOL: 1, _capi.I8: 1, _capi.I16: 2, _capi.I32: 4,
              _capi.I64: 8, _capi.U8: 1, _capi.U16: 2, _capi.U32: 4,
              _capi.U64: 8, _capi.F16: 2, _capi.BF16: 2, _capi.F32: 4,
              _capi.F64: 8}
+
+
+# -- the fast launch path ----------------------------------------------------
+#
+# A cached launch packs its grid, arguments and options with `struct` into
+# bytes laid out as the C structs (checked against the ctypes declarations
+# below) and makes one ctypes call; per-type packers, packed options and
+# packed grids are cached.
+
+_PACK_BUFFER = struct.Struct("=iIQQi4x").pack   # kind, flags, data, bytes, dt
+_PACK_INT = struct.Struct("=iIq16x").pack       # kind, flags, i
+_PACK_FLOAT = struct.Struct("=iId16x").pack     # kind, flags, f
+_PACK_GRID = struct.Struct("=3q").pack
+_PACK_OPTIONS = struct.Struct("=6i").pack
+_I64_MIN, _I64_END = -2**63, 2**63
+
+
+def _layout_matches():
+    arg, buf = _capi.Arg, _capi._Buffer
+    return (ctypes.sizeof(arg) == 32 and arg.value.offset == 8
+            and buf.bytes.offset == 8 and buf.dtype.offset == 16
+            and ctypes.sizeof(_capi.LaunchOptions) == 24)
+
+
+_FAST_LAYOUT = _layout_matches()
+
+
+def _pack_generic(name, value, flags):
+    arg = _capi.Arg()
+    _fill_arg(arg, name, value, flags & _capi.ARG_NO_SPECIALIZE)
+    return bytes(arg)
+
+
+def _pack_int(name, value, flags):
+    if _I64_MIN <= value < _I64_END:
+        return _PACK_INT(_capi.ARG_INT, flags, value)
+    return _pack_generic(name, value, flags)
+
+
+def _pack_float(name, value, flags):
+    return _PACK_FLOAT(_capi.ARG_FLOAT, flags, value)
+
+
+def _pack_bool(name, value, flags):
+    return _PACK_INT(_capi.ARG_BOOL, flags, 1 if value else 0)
+
+
+def _ndarray_packer(np):
+    """A packer for numpy arrays that reads the data pointer from the array
+    object (``PyArrayObject.data`` follows the object header), when a
+    self-check confirms that layout; else None."""
+    read = ctypes.c_void_p.from_address
+    offset = object.__basicsize__
+    try:
+        probe = np.arange(8, dtype=np.int64)
+        for a in (probe, probe[3:]):
+            if read(id(a) + offset).value != a.__array_interface__["data"][0]:
+                return None
+    except Exception:  # noqa: BLE001 - any surprise disables the fast path
+        return None
+    dtypes = {}
+    for typestr, dt in _TYPESTR.items():
+        try:
+            dtypes[np.dtype("=" + typestr)] = dt
+        except TypeError:
+            pass
+    buffer_kind = _capi.ARG_BUFFER
+
+    def pack(name, value, flags):
+        dt = dtypes.get(value.dtype)
+        if dt is None or not value.flags.c_contiguous:
+            return _pack_generic(name, value, flags)
+        return _PACK_BUFFER(buffer_kind, flags,
+                            read(id(value) + offset).value or 0,
+                            value.nbytes, dt)
+
+    return pack
+
+
+_PACKERS = {int: _pack_int, float: _pack_float, bool: _pack_bool}
+
+
+def _packer(tp):
+    """The packer for arguments of type `tp` (found once per type)."""
+    packer = _PACKERS.get(tp)
+    if packer is None:
+        packer = _pack_generic
+        np = sys.modules.get("numpy")
+        if np is not None and isinstance(tp, type) and issubclass(
+                tp, np.ndarray):
+            packer = _ndarray_packer(np) or _pack_generic
+        _PACKERS[tp] = packer
+    return packer
+
+
+def _tuple_getter(indices):
+    """A function returning ``tuple(values[i] for i in indices)``."""
+    if not indices:
+        return lambda values: ()
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda values: (values[i],)
+    return operator.itemgetter(*indices)
+
+
+# Constexpr value types whose (type, value) pairs identify a compile.
+_PLAIN_TYPES = (int, float, bool, str, type(None))
 
 
 def _is_constexpr_annotation(annotation):
@@ -122,6 +233,9 @@ def _buffer(name, value):
 def _fill_arg(arg, name, value, no_specialize):
     """Converts one runtime argument into a C tritium_arg."""
     value = core._unwrap(value)
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.generic):
+        value = value.item()  # a numpy scalar is a scalar, not a buffer
     arg.flags = _capi.ARG_NO_SPECIALIZE if no_specialize else 0
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         arg.kind = _capi.ARG_BOOL
@@ -274,6 +388,50 @@ class JITFunction(KernelInterface):
         self._kernels = {}
         self._source = None
         functools.update_wrapper(self, fn)
+        self._init_fast_path()
+
+    def _init_fast_path(self):
+        """Precomputes what a cached launch needs: a generated binder (a
+        function with the kernel's own signature, so binding is one Python
+        call), getters for the constexpr and runtime values, the runtime
+        parameters' names and flags, and caches of compiled kernels, packed
+        options and packed grids. Kernels the binder cannot express (a
+        parameter that is also a launch option, ``*args``, keyword-only
+        parameters) launch through the general path."""
+        self._fast_kernels = {}
+        self._fast_options = {}
+        self._fast_grids = {}
+        runtime = [i for i in range(len(self.params))
+                   if i not in self.constexprs]
+        self._runtime = [(self.arg_names[i],
+                          _capi.ARG_NO_SPECIALIZE
+                          if i in self.do_not_specialize else 0)
+                         for i in runtime]
+        self._get_constexprs = _tuple_getter(sorted(self.constexprs))
+        self._get_runtime = _tuple_getter(runtime)
+        self._binder = self._make_binder() if _FAST_LAYOUT else None
+
+    def _make_binder(self):
+        names = self.arg_names
+        if any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD
+               for p in self.params) or any(
+                   n in LAUNCH_OPTIONS or n.startswith("_tritium_")
+                   or keyword.iskeyword(n) for n in names):
+            return None
+        namespace = {}
+        params = []
+        for i, p in enumerate(self.params):
+            if p.default is inspect.Parameter.empty:
+                params.append(p.name)
+            else:
+                namespace["_tritium_d%d" % i] = p.default
+                params.append("%s=_tritium_d%d" % (p.name, i))
+        params.append("**_tritium_kw")
+        source = ("def _tritium_bind(%s):\n    return (%s%s), _tritium_kw\n"
+                  % (", ".join(params), ", ".join(names),
+                     "," if len(names) == 1 else ""))
+        exec(source, namespace)  # noqa: S102 - our own generated code
+        return namespace["_tritium_bind"]
 
     def _indices(self, names):
         out = set()
@@ -407,10 +565,116 @@ class JITFunction(KernelInterface):
             raise TypeError("launch options must be ints: %s" % e) from None
         return o
 
+    def __getitem__(self, grid):
+        def launcher(*args, **kwargs):
+            return self._launch(grid, args, kwargs)
+        return launcher
+
+    def _launch_options(self, extra):
+        """(packed launch options, debug) for the non-parameter keywords
+        `extra` of a launch; raises as ``bind`` does on unknown ones."""
+        num_warps, num_stages, num_ctas, maxnreg = 4, 3, 1, None
+        debug = self.debug
+        for key, value in extra.items():
+            if key == "num_warps":
+                num_warps = core._unwrap(value)
+            elif key == "num_stages":
+                num_stages = core._unwrap(value)
+            elif key == "num_ctas":
+                num_ctas = core._unwrap(value)
+            elif key == "maxnreg":
+                maxnreg = core._unwrap(value)
+            elif key == "debug":
+                debug = bool(value)
+            elif key not in IGNORED_OPTIONS:
+                raise UnknownArgumentError(
+                    "%s got an unknown keyword argument '%s' (its "
+                    "parameters: %s)" % (self.__name__, key,
+                                         ", ".join(self.arg_names)))
+        key = (num_warps, num_stages, num_ctas, maxnreg)
+        try:
+            return self._fast_options[key], debug
+        except (KeyError, TypeError):
+            pass
+        o = self._options({"num_warps": num_warps, "num_stages": num_stages,
+                           "num_ctas": num_ctas, "maxnreg": maxnreg})
+        packed = bytes(o)
+        try:
+            if len(self._fast_options) < 64:
+                self._fast_options[key] = packed
+        except TypeError:
+            pass
+        return packed, debug
+
+    def _launch(self, grid, args, kwargs):
+        """``kernel[grid](*args, **kwargs)``: the fast path for a cached
+        kernel; anything unusual goes through ``run``'s general path."""
+        binder = self._binder
+        if binder is None:
+            return self._run(args, kwargs, grid, False)
+        try:
+            values, extra = binder(*args, **kwargs)
+        except TypeError:
+            return self._run(args, kwargs, grid, False)  # raises, named
+        if extra:
+            options, debug = self._launch_options(extra)
+        else:
+            try:
+                options, debug = self._fast_options[None], self.debug
+            except KeyError:
+                options, debug = self._launch_options({})
+                self._fast_options[None] = options
+        cvalues = self._get_constexprs(values)
+        ckey = (tuple(map(type, cvalues)), cvalues, debug)
+        try:
+            kernel = self._fast_kernels[ckey]
+        except KeyError:
+            kernel = self.compile(dict(zip(self.arg_names, values)), debug)
+            if all(t in _PLAIN_TYPES or isinstance(c, core.dtype)
+                   for t, c in zip(ckey[0], cvalues)):
+                self._fast_kernels[ckey] = kernel
+        except TypeError:  # an unhashable constexpr
+            kernel = self.compile(dict(zip(self.arg_names, values)), debug)
+        packers = _PACKERS
+        packed = []
+        for value, (name, flags) in zip(self._get_runtime(values),
+                                        self._runtime):
+            packer = packers.get(type(value)) or _packer(type(value))
+            packed.append(packer(name, value, flags))
+        if callable(grid):
+            grid = grid(dict(zip(self.arg_names, values)))
+        cgrid = None
+        if type(grid) is tuple:
+            cgrid = self._fast_grids.get(grid)
+            if cgrid is not None:
+                for d in grid:
+                    if type(d) is not int:
+                        cgrid = None
+                        break
+        if cgrid is None:
+            dims = _check_grid(grid)
+            cgrid = _PACK_GRID(*dims)
+            if type(grid) is tuple and all(type(d) is int for d in grid) \
+                    and len(self._fast_grids) < 256:
+                self._fast_grids[grid] = cgrid
+        launch = _capi.launch_raw()
+        with _capi.lock:
+            status = launch(kernel.handle, cgrid, b"".join(packed),
+                            len(packed), options)
+            if status:
+                _raise_status(status, _capi.last_error())
+        return None
+
     def run(self, *args, grid=None, warmup=False, **kwargs):
         """Binds, compiles when needed and launches on `grid` (a tuple, or
         a callable on the bound arguments); with `warmup`, compiles the
         specialization without launching and returns its signature."""
+        if not warmup and grid is not None:
+            return self._launch(grid, args, kwargs)
+        return self._run(args, kwargs, grid, warmup)
+
+    def _run(self, args, kwargs, grid, warmup):
+        """The general path of ``run``."""
         bound, options = self.bind(args, kwargs)
         kernel = self.compile(bound, options["debug"])
         array, nargs = self._args(bound)

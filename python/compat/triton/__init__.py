@@ -10,9 +10,11 @@ import tritium.language
 import tritium.language.extra
 import tritium.language.extra.libdevice
 import tritium.language.math
-from tritium import (CompilationError, Heuristics, InterpreterError,
-                     JITFunction, KernelInterface, TritonError, cdiv,
-                     constexpr, heuristics, jit, language, next_power_of_2)
+import tritium.testing
+from tritium import (Autotuner, CompilationError, Config, Heuristics,
+                     InterpreterError, JITFunction, KernelInterface,
+                     OutOfResources, TritonError, autotune, cdiv, constexpr,
+                     heuristics, jit, language, next_power_of_2, testing)
 
 __version__ = tritium.__version__
 
@@ -23,9 +25,11 @@ for _name, _module in (("language", tritium.language),
                        ("language.math", tritium.language.math),
                        ("language.extra", tritium.language.extra),
                        ("language.extra.libdevice",
-                        tritium.language.extra.libdevice)):
+                        tritium.language.extra.libdevice),
+                       ("testing", tritium.testing)):
     sys.modules[__name__ + "." + _name] = _module
 
-__all__ = ["CompilationError", "Heuristics", "InterpreterError",
-           "JITFunction", "KernelInterface", "TritonError", "cdiv",
-           "constexpr", "heuristics", "jit", "language", "next_power_of_2"]
+__all__ = ["Autotuner", "CompilationError", "Config", "Heuristics",
+           "InterpreterError", "JITFunction", "KernelInterface",
+           "OutOfResources", "TritonError", "autotune", "cdiv", "constexpr",
+           "heuristics", "jit", "language", "next_power_of_2", "testing"]
