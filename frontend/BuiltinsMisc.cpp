@@ -307,6 +307,15 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
     auto a = em.bind(c, {"value"});
     return a.get("value");
   };
+  t["tl.pointer_type"] = [](Emitter &em, CallArgs &c) {
+    auto a = em.bind(c, {"element_ty", "address_space=1", "const=False"});
+    DType d = em.requireDType(a.get("element_ty"), a.loc("element_ty"), "element_ty");
+    if (em.requireInt(a.get("address_space"), a.loc("address_space"), "address_space") != 1)
+      em.error(a.loc("address_space"), "only global pointers (address_space=1) are supported");
+    DType p = d.pointerTo();
+    p.isConst = em.requireBool(a.get("const"), a.loc("const"), "const");
+    return TValue::type(p);
+  };
   t["tl.cdiv"] = cdiv;
   t["triton.cdiv"] = cdiv;
   t["triton.next_power_of_2"] = nextPow2;

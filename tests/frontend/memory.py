@@ -293,3 +293,17 @@ def block_mask_scalar_load(X, N: tl.constexpr):
     m = tl.arange(0, N) < 4
     # CHECK-BLOCK-SCALAR-MASK: memory.py:[[@LINE+1]]:20: error: {{.*}}block{{.*}}scalar pointer{{.*}}
     x = tl.load(X, mask=m)
+
+
+# Pointers stored in memory: an address loaded as uint64 and cast to a
+# pointer with tl.pointer_type (grouped GEMM style).
+# RUN: tritium compile %s --kernel pointer_from_int --signature "*u64,*fp16,64" | FileCheck %s --check-prefix=CHECK-PTRTYPE
+# CHECK-PTRTYPE-LABEL: func.func @pointer_from_int
+# CHECK-PTRTYPE: %[[A:.*]] = tile.load %{{.*}} : !tile.ptr<i64>
+# CHECK-PTRTYPE: %[[P:.*]] = tile.int_to_ptr %[[A]] : i64 -> !tile.ptr<f16>
+# CHECK-PTRTYPE: tile.splat %[[P]] : tensor<64x!tile.ptr<f16>>
+@triton.jit
+def pointer_from_int(P, X, BLOCK: tl.constexpr):
+    base = tl.load(P + tl.program_id(0)).to(tl.pointer_type(tl.float16))
+    offs = tl.arange(0, BLOCK)
+    tl.store(X + offs, tl.load(base + offs))
