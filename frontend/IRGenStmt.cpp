@@ -278,11 +278,61 @@ bool sameValue(const TValue &a, const TValue &c) {
   return a.repr() == c.repr() && a.dtype == c.dtype;
 }
 
+/// The runtime structure of a value: tuples and block pointers are
+/// containers (a block pointer's base, shape, strides and offsets are
+/// values a branch or loop iteration may change); everything else is a leaf.
 void leaves(const TValue &v, std::vector<TValue> &out) {
-  if (v.kind == TValue::Tuple)
-    for (auto &e : v.elems) leaves(e, out);
-  else
+  if (v.kind == TValue::Tuple) {
+    for (auto &e : v.elems)
+      leaves(e, out);
+  } else if (v.kind == TValue::BlockPointer) {
+    leaves(v.bp->base, out);
+    for (auto *list : {&v.bp->shape, &v.bp->strides, &v.bp->offsets})
+      for (auto &e : *list)
+        leaves(e, out);
+  } else {
     out.push_back(v);
+  }
+}
+
+/// `tmpl`'s structure with each leaf replaced by `leaf(old leaf)`, in the
+/// order `leaves` lists them.
+TValue rebuild(const TValue &tmpl, const std::function<TValue(const TValue &)> &leaf) {
+  if (tmpl.kind == TValue::Tuple) {
+    std::vector<TValue> e;
+    for (auto &x : tmpl.elems)
+      e.push_back(rebuild(x, leaf));
+    return TValue::tuple(e);
+  }
+  if (tmpl.kind == TValue::BlockPointer) {
+    auto bp = std::make_shared<BlockPtr>(*tmpl.bp);
+    bp->base = rebuild(bp->base, leaf);
+    for (auto *list : {&bp->shape, &bp->strides, &bp->offsets})
+      for (auto &e : *list)
+        e = rebuild(e, leaf);
+    TValue r = tmpl;
+    r.bp = bp;
+    return r;
+  }
+  return leaf(tmpl);
+}
+
+/// Whether two values have the same containers (tuple arity, block pointer).
+bool sameStructure(const TValue &a, const TValue &c) {
+  if (a.kind != c.kind && (a.kind == TValue::Tuple || c.kind == TValue::Tuple ||
+                           a.kind == TValue::BlockPointer ||
+                           c.kind == TValue::BlockPointer))
+    return false;
+  if (a.kind == TValue::Tuple) {
+    if (a.elems.size() != c.elems.size())
+      return false;
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (!sameStructure(a.elems[i], c.elems[i]))
+        return false;
+  }
+  if (a.kind == TValue::BlockPointer)
+    return a.bp->blockShape == c.bp->blockShape && a.bp->order == c.bp->order;
+  return true;
 }
 } // namespace
 
@@ -351,7 +401,7 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
     std::vector<TValue> l0, l1;
     leaves(v0, l0);
     leaves(v1, l1);
-    if (l0.size() != l1.size() || (v0.kind == TValue::Tuple) != (v1.kind == TValue::Tuple))
+    if (l0.size() != l1.size() || !sameStructure(v0, v1))
       error(s.loc(), "variable '" + name + "' is " + v0.typeStr() +
                          " in one branch and " + v1.typeStr() + " in the other");
     for (size_t k = 0; k < l0.size(); ++k) {
@@ -419,24 +469,17 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
   // Rebind merged names to the new results.
   size_t idx = 0;
   for (auto &slot : slots) {
-    std::vector<TValue> l0, l1;
-    leaves(slot.tmpl, l0);
+    std::vector<TValue> l1;
     leaves(branchScopes[1][slot.name], l1);
-    std::function<TValue(const TValue &, const TValue &)> rebuildMerged =
-        [&](const TValue &t0, const TValue &t1) -> TValue {
-      if (t0.kind == TValue::Tuple) {
-        std::vector<TValue> e;
-        for (size_t k = 0; k < t0.elems.size(); ++k)
-          e.push_back(rebuildMerged(t0.elems[k], t1.elems[k]));
-        return TValue::tuple(e);
-      }
+    size_t k = 0;
+    scopes.back()[slot.name] = rebuild(slot.tmpl, [&](const TValue &t0) {
+      const TValue &t1 = l1[k++];
       if (t0.isConstexpr() && t1.isConstexpr() && sameValue(t0, t1))
         return t0;
       const TValue &m = merged[idx];
       Value r = newIf.getResult(idx++);
       return TValue::tensor(r, m.dtype, m.shape);
-    };
-    scopes.back()[slot.name] = rebuildMerged(slot.tmpl, branchScopes[1][slot.name]);
+    });
   }
 }
 
@@ -474,17 +517,11 @@ static Carried prepareCarried(Emitter &em, const std::vector<std::string> &names
   Carried c;
   for (auto &n : names) {
     TValue v = em.scopes.back()[n];
-    std::function<TValue(const TValue &)> toRuntime = [&](const TValue &x) -> TValue {
-      if (x.kind == TValue::Tuple) {
-        std::vector<TValue> e;
-        for (auto &y : x.elems) e.push_back(toRuntime(y));
-        return TValue::tuple(e);
-      }
+    v = rebuild(v, [&](const TValue &x) {
       if (x.kind == TValue::Int || x.kind == TValue::Float || x.kind == TValue::Bool)
         return em.toTensor(x, l);
       return x;
-    };
-    v = toRuntime(v);
+    });
     std::vector<TValue> ls;
     leaves(v, ls);
     bool allConst = true;
@@ -504,18 +541,10 @@ static Carried prepareCarried(Emitter &em, const std::vector<std::string> &names
 /// Binds carried names to `vals` (block arguments or op results).
 static void bindCarried(Emitter &em, const Carried &c, ValueRange vals) {
   size_t idx = 0;
-  std::function<TValue(const TValue &)> rb = [&](const TValue &t) -> TValue {
-    if (t.kind == TValue::Tuple) {
-      std::vector<TValue> e;
-      for (auto &x : t.elems) e.push_back(rb(x));
-      return TValue::tuple(e);
-    }
-    if (t.isTensor())
-      return TValue::tensor(vals[idx++], t.dtype, t.shape);
-    return t;
-  };
   for (size_t i = 0; i < c.names.size(); ++i)
-    em.scopes.back()[c.names[i]] = rb(c.templates[i]);
+    em.scopes.back()[c.names[i]] = rebuild(c.templates[i], [&](const TValue &t) {
+      return t.isTensor() ? TValue::tensor(vals[idx++], t.dtype, t.shape) : t;
+    });
 }
 
 /// The values to yield for carried names, checked against their types.
