@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Emitter.h"
 
+#include <functional>
+
 using namespace tritium::fe;
 using namespace mlir;
 
@@ -116,7 +118,22 @@ TValue Emitter::eval(const Expr &e) {
       error(i.test->loc(), "a conditional expression needs a scalar condition, got " +
                                c.typeStr() + "; use tl.where for blocks");
     TValue x = eval(*i.body), y = eval(*i.orelse);
-    return where(c, x, y, e.loc());
+    // Both branches are evaluated; tuples select element by element.
+    std::function<TValue(const TValue &, const TValue &)> pick =
+        [&](const TValue &a, const TValue &b) -> TValue {
+      if (a.kind == TValue::Tuple || b.kind == TValue::Tuple) {
+        if (a.kind != b.kind || a.elems.size() != b.elems.size())
+          error(e.loc(), "the branches of a conditional expression must have "
+                         "the same structure, got " + a.typeStr() + " and " +
+                         b.typeStr());
+        std::vector<TValue> out;
+        for (size_t k = 0; k < a.elems.size(); ++k)
+          out.push_back(pick(a.elems[k], b.elems[k]));
+        return TValue::tuple(out);
+      }
+      return where(c, a, b, e.loc());
+    };
+    return pick(x, y);
   }
   case ExprKind::Tuple:
   case ExprKind::List: {

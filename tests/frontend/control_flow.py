@@ -160,3 +160,14 @@ def ternary(p, n, q):
     v = 1.0 if n > 4 else 2.0
     dst = p if n > 4 else q
     tl.store(dst, v)
+
+
+# RUN: tritium compile %s --kernel tuple_ternary --signature "*fp32,i32" | FileCheck %s --check-prefix=CHECK-TT
+# CHECK-TT-LABEL: func.func @tuple_ternary
+# CHECK-TT: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
+# CHECK-TT: arith.select %[[C]], %{{.*}}, %{{.*}} : f32
+# CHECK-TT: arith.select %[[C]], %{{.*}}, %{{.*}} : i32
+@triton.jit
+def tuple_ternary(p, n):
+    a, b = (1.5, 2) if n > 0 else (2.5, 3)
+    tl.store(p, a + b)
