@@ -216,6 +216,10 @@ TValue Emitter::evalCall(const CallExpr &c) {
   }
   case TValue::Type:
     error(c.loc(), "dtypes are not callable; use x.to(" + fn.dtype.name() + ")");
+  case TValue::Module:
+    error(c.func->loc(), "'" + fn.s + "' is imported from another module; "
+                         "calling @jit functions defined in other files is "
+                         "not supported yet: define it in this file");
   default: {
     std::string what = fn.repr();
     if (c.func->kind == ExprKind::Name)
