@@ -152,6 +152,7 @@ private:
   bool parseParams(std::vector<Param> &params, std::string_view closer,
                    bool annotations);
   bool parseBlock(Block &out, const Token &header, std::string_view what);
+  bool parseOptionalElse(Block &out);
   StmtPtr parseUnsupportedSimple();
   StmtPtr parseUnsupportedCompound(std::string what);
   bool isMatchStatement() const;

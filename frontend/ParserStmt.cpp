@@ -399,13 +399,8 @@ StmtPtr Parser::parseIf() {
       root = std::move(stmt);
     slot = &raw->orelse;
   } while (atKeyword("elif"));
-  if (atKeyword("else")) {
-    const Token &kw = tok();
-    advance();
-    if (!expectOp(":", "after 'else'") ||
-        !parseBlock(*slot, kw, "'else' statement"))
-      return nullptr;
-  }
+  if (!parseOptionalElse(*slot))
+    return nullptr;
   for (auto &[stmt, start] : chain)
     stmt->range = rangeFrom(start);
   return root;
@@ -429,15 +424,19 @@ StmtPtr Parser::parseFor() {
   if (!expectOp(":", "after 'for' iterable") ||
       !parseBlock(stmt->body, kw, "'for' statement"))
     return nullptr;
-  if (atKeyword("else")) {
-    const Token &elseKw = tok();
-    advance();
-    if (!expectOp(":", "after 'else'") ||
-        !parseBlock(stmt->orelse, elseKw, "'else' statement"))
-      return nullptr;
-  }
+  if (!parseOptionalElse(stmt->orelse))
+    return nullptr;
   stmt->range = rangeFrom(start);
   return stmt;
+}
+
+// else_block: 'else' ':' block   (optional; false only on a syntax error)
+bool Parser::parseOptionalElse(Block &out) {
+  if (!atKeyword("else"))
+    return true;
+  const Token &kw = tok();
+  advance();
+  return expectOp(":", "after 'else'") && parseBlock(out, kw, "'else' statement");
 }
 
 // while_stmt: 'while' named_expression ':' block ['else' ':' block]
@@ -451,13 +450,8 @@ StmtPtr Parser::parseWhile() {
   if (!expectOp(":", "after 'while' condition") ||
       !parseBlock(stmt->body, kw, "'while' statement"))
     return nullptr;
-  if (atKeyword("else")) {
-    const Token &elseKw = tok();
-    advance();
-    if (!expectOp(":", "after 'else'") ||
-        !parseBlock(stmt->orelse, elseKw, "'else' statement"))
-      return nullptr;
-  }
+  if (!parseOptionalElse(stmt->orelse))
+    return nullptr;
   stmt->range = rangeFrom(start);
   return stmt;
 }

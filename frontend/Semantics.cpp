@@ -107,13 +107,6 @@ TValue Emitter::splatTo(const TValue &scalar, const std::vector<int64_t> &shape)
   return TValue::tensor(v, scalar.dtype, shape);
 }
 
-static std::string shapeStr(const std::vector<int64_t> &shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 std::vector<int64_t> Emitter::broadcastShapes(const std::vector<int64_t> &a,
                                               const std::vector<int64_t> &bs,
                                               SourceLoc l) {
@@ -123,8 +116,8 @@ std::vector<int64_t> Emitter::broadcastShapes(const std::vector<int64_t> &a,
     int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     int64_t db = i < rank - bs.size() ? 1 : bs[i - (rank - bs.size())];
     if (da != db && da != 1 && db != 1)
-      error(l, "cannot broadcast shapes " + shapeStr(a) + " and " +
-                   shapeStr(bs) + ": dimension " + std::to_string(i) +
+      error(l, "cannot broadcast shapes " + shapeText(a) + " and " +
+                   shapeText(bs) + ": dimension " + std::to_string(i) +
                    " is " + std::to_string(da) + " vs " + std::to_string(db));
     out[i] = da == 1 ? db : da;
   }
@@ -140,14 +133,14 @@ TValue Emitter::broadcastTo(const TValue &v0, const std::vector<int64_t> &shape,
   if (v.shape.empty())
     return splatTo(v, shape);
   if (v.shape.size() > shape.size())
-    error(l, "cannot broadcast " + v.typeStr() + " to shape " + shapeStr(shape));
+    error(l, "cannot broadcast " + v.typeStr() + " to shape " + shapeText(shape));
   // Pad the rank on the left with 1s, then repeat size-1 dimensions.
   std::vector<int64_t> padded(shape.size() - v.shape.size(), 1);
   padded.insert(padded.end(), v.shape.begin(), v.shape.end());
   for (size_t i = 0; i < shape.size(); ++i)
     if (padded[i] != shape[i] && padded[i] != 1)
       error(l, "cannot broadcast " + v.typeStr() + " to shape " +
-                   shapeStr(shape));
+                   shapeText(shape));
   Value cur_ = v.v;
   if (padded != v.shape)
     cur_ = tile::ReshapeOp::create(

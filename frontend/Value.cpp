@@ -141,7 +141,7 @@ mlir::Type DType::toMlir(mlir::MLIRContext *ctx) const {
   return {};
 }
 
-static std::string shapeText(const std::vector<int64_t> &shape) {
+std::string tritium::fe::shapeText(const std::vector<int64_t> &shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i)
     s += (i ? ", " : "") + std::to_string(shape[i]);

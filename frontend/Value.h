@@ -70,6 +70,9 @@ struct DType {
   static bool fromTlName(std::string_view s, DType &out);
 };
 
+/// "[64, 32]": a block shape in messages.
+std::string shapeText(const std::vector<int64_t> &shape);
+
 struct FunctionInfo; // a @jit function known to IRGen (IRGen.h)
 struct BlockPtr;
 

@@ -85,6 +85,13 @@ Type mlir::tile::getPointerTypeLike(Type elementLike) {
                          PointerType::get(getElementTypeOrSelf(elementLike)));
 }
 
+std::string mlir::tile::shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s + "]";
+}
+
 void mlir::tile::registerTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, func::FuncDialect, cf::ControlFlowDialect>();

@@ -42,6 +42,9 @@ Type getPointerTypeLike(Type elementLike);
 /// A type with `like`'s shape (or scalar) and element type `element`.
 Type withElementType(Type like, Type element);
 
+/// "[64x32]": a shape in verifier messages.
+std::string shapeStr(ArrayRef<int64_t> shape);
+
 /// Adds tile, arith, math, scf, func (with its inliner) and cf (branches in
 /// map_elementwise bodies) to a registry.
 void registerTileDialects(DialectRegistry &registry);

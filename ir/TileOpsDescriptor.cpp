@@ -10,13 +10,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s + "]";
-}
-
 /// A block access through `desc` at `numIndices` coordinates moving `value`.
 static LogicalResult verifyAccess(Operation *op, TensorDescType desc,
                                   size_t numIndices, Type value) {

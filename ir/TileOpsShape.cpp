@@ -14,13 +14,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s + "]";
-}
-
 static RankedTensorType tensorOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }

@@ -7,15 +7,7 @@
 // Philox known answers, tensor descriptors, map_elementwise, determinism.
 //
 //===----------------------------------------------------------------------===//
-#include "interpreter/Interpreter.h"
-
-#include "ir/TileDialect.h"
-
-#include "frontend/IRGen.h"
-#include "frontend/Parser.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "InterpreterTestUtil.h"
 
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
@@ -26,55 +18,9 @@
 #include <sstream>
 
 using namespace tritium::interp;
+using namespace tritium::interp::test;
 
 namespace {
-
-mlir::MLIRContext &ctx() {
-  static mlir::MLIRContext *c = [] {
-    mlir::DialectRegistry registry;
-    mlir::tile::registerTileDialects(registry);
-    auto *m = new mlir::MLIRContext(registry);
-    m->loadAllAvailableDialects();
-    return m;
-  }();
-  return *c;
-}
-
-struct Compiled {
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::unique_ptr<Kernel> kernel;
-  std::string error;
-};
-
-Compiled compileSource(const std::string &file, const std::string &src,
-                       const std::string &kernel, const std::string &sig) {
-  auto parsed = tritium::fe::parseSource(file, src);
-  std::vector<tritium::fe::ParamSpec> specs;
-  REQUIRE(!tritium::fe::parseSignature(sig, specs));
-  auto r = tritium::fe::compileKernel(ctx(), *parsed.module, kernel, specs);
-  REQUIRE(r.ok());
-  REQUIRE(!tritium::fe::optimizeTileModule(*r.module));
-  Compiled c;
-  c.module = std::move(r.module);
-  auto k = Kernel::create(*c.module, kernel);
-  if (auto *e = std::get_if<RunError>(&k))
-    c.error = e->message;
-  else
-    c.kernel = std::move(std::get<std::unique_ptr<Kernel>>(k));
-  return c;
-}
-
-Compiled compileFile(const std::string &file, const std::string &kernel,
-                     const std::string &sig) {
-  std::ifstream in(std::string(TRITIUM_SOURCE_DIR) + "/" + file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return compileSource(file, ss.str(), kernel, sig);
-}
-
-template <class T> Arg buf(std::vector<T> &v, const char *name) {
-  return Arg::buffer(v.data(), v.size() * sizeof(T), name);
-}
 
 LaunchOptions grid(int64_t x, int64_t y = 1, bool det = false) {
   LaunchOptions o;
@@ -487,7 +433,7 @@ func.func @ds(%a: !tile.ptr<i8>, %sa: !tile.ptr<i8>, %b: !tile.ptr<i8>, %sb: !ti
   return
 }
 )";
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(ir, &ctx());
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(ir, &context());
   REQUIRE(module);
   auto created = Kernel::create(*module, "ds");
   if (auto *e = std::get_if<RunError>(&created))

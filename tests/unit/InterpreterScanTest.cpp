@@ -11,14 +11,7 @@
 // that must be bitwise the same in sequential and parallel launches.
 //
 //===----------------------------------------------------------------------===//
-#include "interpreter/Interpreter.h"
-
-#include "ir/TileDialect.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include <catch2/catch.hpp>
+#include "InterpreterTestUtil.h"
 
 #include <array>
 #include <cstring>
@@ -27,37 +20,9 @@
 #include <sstream>
 
 using namespace tritium::interp;
+using namespace tritium::interp::test;
 
 namespace {
-
-mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::tile::registerTileDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *ctx;
-}
-
-struct Compiled {
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::unique_ptr<Kernel> kernel;
-  std::string error;
-};
-
-Compiled compileIR(const std::string &text) {
-  Compiled c;
-  c.module = mlir::parseSourceString<mlir::ModuleOp>(text, &context());
-  REQUIRE(c.module);
-  auto r = Kernel::create(*c.module, "k");
-  if (auto *e = std::get_if<RunError>(&r))
-    c.error = e->message;
-  else
-    c.kernel = std::move(std::get<std::unique_ptr<Kernel>>(r));
-  return c;
-}
 
 std::string tensorTy(const std::vector<int64_t> &shape, const std::string &el) {
   std::string s = "tensor<";

@@ -5,17 +5,7 @@
 // here in double or exact integer arithmetic.
 //
 //===----------------------------------------------------------------------===//
-#include "interpreter/Interpreter.h"
-
-#include "ir/TileDialect.h"
-
-#ifdef TRITIUM_INTERP_E2E
-#include "frontend/IRGen.h"
-#include "frontend/Parser.h"
-#endif
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "InterpreterTestUtil.h"
 
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
@@ -28,41 +18,9 @@
 #include <sstream>
 
 using namespace tritium::interp;
+using namespace tritium::interp::test;
 
 namespace {
-
-mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::tile::registerTileDialects(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->loadAllAvailableDialects();
-    return c;
-  }();
-  return *ctx;
-}
-
-struct Compiled {
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::unique_ptr<Kernel> kernel;
-  std::string error;
-};
-
-Compiled compileIR(const std::string &text, const std::string &name = "k") {
-  Compiled c;
-  c.module = mlir::parseSourceString<mlir::ModuleOp>(text, &context());
-  REQUIRE(c.module);
-  auto r = Kernel::create(*c.module, name);
-  if (auto *e = std::get_if<RunError>(&r))
-    c.error = e->message;
-  else
-    c.kernel = std::move(std::get<std::unique_ptr<Kernel>>(r));
-  return c;
-}
-
-template <class T> Arg buf(std::vector<T> &v, const char *name) {
-  return Arg::buffer(v.data(), v.size() * sizeof(T), name);
-}
 
 LaunchOptions grid(int64_t x, int64_t y = 1, int64_t z = 1) {
   LaunchOptions o;
@@ -673,26 +631,6 @@ func.func @k(%o: !tile.ptr<i64>, %n: i32) attributes {tile.kernel} {
 
 #ifdef TRITIUM_INTERP_E2E
 namespace {
-Compiled compileExample(const std::string &file, const std::string &kernel,
-                        const std::string &sig) {
-  std::ifstream in(std::string(TRITIUM_SOURCE_DIR) + "/" + file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto parsed = tritium::fe::parseSource(file, ss.str());
-  std::vector<tritium::fe::ParamSpec> specs;
-  REQUIRE(!tritium::fe::parseSignature(sig, specs));
-  auto r = tritium::fe::compileKernel(context(), *parsed.module, kernel, specs);
-  REQUIRE(r.ok());
-  REQUIRE(!tritium::fe::optimizeTileModule(*r.module));
-  Compiled c;
-  c.module = std::move(r.module);
-  auto k = Kernel::create(*c.module, kernel);
-  if (auto *e = std::get_if<RunError>(&k))
-    c.error = e->message;
-  else
-    c.kernel = std::move(std::get<std::unique_ptr<Kernel>>(k));
-  return c;
-}
 double ms(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - t0)
@@ -705,7 +643,7 @@ TEST_CASE("examples: vector_add and softmax vs double references",
   std::mt19937 rng(1);
   std::normal_distribution<float> nd;
   {
-    Compiled c = compileExample("examples/vector_add.py", "add_kernel",
+    Compiled c = compileFile("examples/vector_add.py", "add_kernel",
                                 "*fp32:16,*fp32:16,*fp32:16,i32,1024");
     REQUIRE(c.error == "");
     int n = 1 << 20;
@@ -725,7 +663,7 @@ TEST_CASE("examples: vector_add and softmax vs double references",
       REQUIRE(o[i] == x[i] + y[i]);
   }
   {
-    Compiled c = compileExample("examples/softmax.py", "softmax_kernel",
+    Compiled c = compileFile("examples/softmax.py", "softmax_kernel",
                                 "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4");
     REQUIRE(c.error == "");
     int rows = 1024, cols = 1000;
