@@ -193,18 +193,23 @@ TValue Emitter::resolveQualified(const std::string &qualified, SourceLoc l) {
   return TValue::module(c);
 }
 
+/// Whether `e` names tl.constexpr (`constexpr`, `tl.constexpr`,
+/// `triton.language.constexpr`, ...).
+static bool namesConstexpr(const Expr *e) {
+  if (!e)
+    return false;
+  std::string s = dottedName(e);
+  return s == "constexpr" ||
+         (s.size() > 10 && s.compare(s.size() - 10, 10, ".constexpr") == 0);
+}
+
 /// Whether a module-level assignment declares a constexpr: `X = tl.constexpr(v)`
 /// or `X: tl.constexpr = v`.
 static bool isConstexprGlobal(const GlobalAssign &g) {
-  auto endsWithConstexpr = [](const std::string &s) {
-    return s == "constexpr" ||
-           (s.size() > 10 && s.compare(s.size() - 10, 10, ".constexpr") == 0);
-  };
-  if (g.annotation && endsWithConstexpr(dottedName(g.annotation.get())))
+  if (namesConstexpr(g.annotation.get()))
     return true;
   if (g.value->kind == ExprKind::Call)
-    return endsWithConstexpr(
-        dottedName(static_cast<const CallExpr &>(*g.value).func.get()));
+    return namesConstexpr(static_cast<const CallExpr &>(*g.value).func.get());
   return false;
 }
 
@@ -456,9 +461,7 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
   // Constexpr parameters must receive compile-time values.
   for (size_t i = 0; i < def.params.size(); ++i) {
     auto &p = def.params[i];
-    bool isConstexprParam = p.annotation && dottedName(p.annotation.get()).size() >= 9 &&
-        dottedName(p.annotation.get()).substr(dottedName(p.annotation.get()).size() - 9) == "constexpr";
-    if (isConstexprParam && bound[i].isTensor())
+    if (namesConstexpr(p.annotation.get()) && bound[i].isTensor())
       error(i < call.argLocs.size() ? call.argLocs[i] : call.loc,
             "argument '" + p.name + "' of '" + def.name +
                 "' is a tl.constexpr parameter but received a runtime value");
@@ -615,8 +618,7 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     for (size_t i = 0; i < specs.size(); ++i) {
       auto &p = kernel->params[i];
       auto &s = specs[i];
-      bool constexprParam = p.annotation && dottedName(p.annotation.get()).find("constexpr") != std::string::npos;
-      if (s.kind == ParamSpec::Runtime && constexprParam)
+      if (s.kind == ParamSpec::Runtime && namesConstexpr(p.annotation.get()))
         em.error(p.loc, "parameter '" + p.name +
                             "' is tl.constexpr but the signature gives the "
                             "runtime type '" + s.type + "'; give a value instead");
