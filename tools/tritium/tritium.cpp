@@ -2,7 +2,9 @@
 //
 // `tritium compile FILE --kernel NAME --signature SIG --emit ast|tile|tile-opt`
 // reads a Python file, finds the @triton.jit kernel, specializes it on the
-// signature (Triton's AOT convention) and prints the requested stage. Errors
+// signature (Triton's AOT convention) and prints the requested stage. With
+// `--target cuda:80|cuda:90` it also emits the GPU stages tile-gpu, llir,
+// ptx and cubin (ptxas), and `--report` prints the kernel's resources. Errors
 // print as `file:line:col: error: ...` with the source line and a caret, and
 // exit with status 1.
 //
@@ -14,6 +16,9 @@
 #include "frontend/AstDump.h"
 #include "frontend/IRGen.h"
 #include "frontend/Parser.h"
+#include "codegen/Pipeline.h"
+#include "runtime/cuda/Ptxas.h"
+#include "tools/tritium/CheckCommand.h"
 #include "tools/tritium/RunCommand.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -35,7 +40,52 @@ struct CompileCmd {
   int numStages = 3;
   bool debug = false;
   bool locations = false;
+  std::string target;
+  bool report = false;
 };
+
+/// The GPU stages of an optimized tile module; the result goes to `out`.
+int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
+  unsigned cc = tritium::codegen::parseCudaTarget(cmd.target);
+  if (!cc) {
+    std::cerr << "tritium: error: --target: expected cuda:80 or cuda:90 (got '"
+              << cmd.target << "')\n";
+    return 1;
+  }
+  using tritium::codegen::CudaStage;
+  CudaStage last = cmd.emit == "tile-gpu" ? CudaStage::TileGpu
+                   : cmd.emit == "llir"   ? CudaStage::LLIR
+                                          : CudaStage::PTX;
+  tritium::codegen::CudaCompileOptions opts;
+  opts.computeCapability = cc;
+  opts.numWarps = cmd.numWarps;
+  tritium::codegen::CudaKernelArtifacts art;
+  std::string error;
+  if (!tritium::codegen::compileForCuda(module, cmd.kernel, opts, art, error, last)) {
+    std::cerr << error << "\n";
+    return 1;
+  }
+  out = cmd.emit == "tile-gpu" ? art.tileGpu : cmd.emit == "llir" ? art.llir : art.ptx;
+  if (cmd.emit != "cubin" && !cmd.report)
+    return 0;
+  std::string arch = cc >= 90 ? "sm_" + std::to_string(cc) + "a" : "sm_" + std::to_string(cc);
+  tritium::cuda::PtxasReport rep;
+  auto cubin = tritium::cuda::assemble(art.ptx, arch, &rep);
+  if (!cubin) {
+    std::cerr << "tritium: error: " << cubin.error().message << "\n";
+    return 1;
+  }
+  if (cmd.emit == "cubin")
+    out = *cubin;
+  if (cmd.report)
+    std::cerr << "kernel " << art.name << " (" << arch << "): " << rep.registers
+              << " registers, " << rep.spillStoreBytes << " bytes spill stores, "
+              << rep.spillLoadBytes << " bytes spill loads, " << rep.sharedBytes
+              << " bytes static shared, " << art.sharedBytes
+              << " bytes dynamic shared, " << art.numWarps * 32
+              << " threads per program\n";
+  return 0;
+}
 
 int runCompile(const CompileCmd &cmd) {
   std::ifstream in(cmd.file, std::ios::binary);
@@ -101,16 +151,31 @@ int runCompile(const CompileCmd &cmd) {
         std::cerr << d.render();
       return 1;
     }
-    if (cmd.emit == "tile-opt")
+    bool gpuStage = cmd.emit == "tile-gpu" || cmd.emit == "llir" ||
+                    cmd.emit == "ptx" || cmd.emit == "cubin";
+    if (gpuStage && cmd.target.empty()) {
+      std::cerr << "tritium: error: --emit " << cmd.emit
+                << " needs --target cuda:80 or cuda:90\n";
+      return 1;
+    }
+    if (cmd.emit == "tile-opt" || gpuStage || !cmd.target.empty())
       if (auto err = optimizeTileModule(*r.module)) {
         std::cerr << "tritium: error: " << *err;
         return 1;
       }
+    if (!cmd.target.empty()) {
+      std::string gpuOut;
+      if (int rc = emitCuda(cmd, *r.module, gpuOut))
+        return rc;
+      if (gpuStage)
+        out = gpuOut;
+    }
     llvm::raw_string_ostream os(out);
     mlir::OpPrintingFlags flags;
     if (cmd.locations)
       flags.enableDebugInfo(/*prettyForm=*/true);
-    r.module->print(os, flags);
+    if (out.empty())
+      r.module->print(os, flags);
   }
   if (cmd.output.empty() || cmd.output == "-") {
     std::cout << out;
@@ -136,7 +201,12 @@ int main(int argc, char **argv) {
   compile->add_option("--signature,-s", cmd.signature,
                       "Triton AOT signature, e.g. \"*fp32:16,*fp32:16,i32,1024\"");
   compile->add_option("--emit", cmd.emit, "output stage")
-      ->check(CLI::IsMember({"ast", "tile", "tile-opt"}));
+      ->check(CLI::IsMember({"ast", "tile", "tile-opt", "tile-gpu", "llir", "ptx",
+                             "cubin"}));
+  compile->add_option("--target", cmd.target,
+                      "GPU target for tile-gpu/llir/ptx/cubin: cuda:80 or cuda:90");
+  compile->add_flag("--report", cmd.report,
+                    "print registers, spills and shared memory (runs ptxas)");
   compile->add_option("--num-warps", cmd.numWarps, "warps per program")
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   compile->add_option("--num-stages", cmd.numStages, "software pipelining stages");
@@ -182,7 +252,14 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--debug", run.debug, "keep device_assert checks");
   runCmd->add_flag("--dry-run", run.dryRun,
                    "bind and specialize the arguments and compile, but do not launch");
+  auto *checkCmd = app.add_subcommand(
+      "check", "run the conformance corpus on each executor against float64 "
+               "references (options: tritium check --help)");
+  checkCmd->prefix_command(); // every argument goes to the harness
+  checkCmd->set_help_flag();
   CLI11_PARSE(app, argc, argv);
+  if (checkCmd->parsed())
+    return tritium::check::runCheck(argv[0], checkCmd->remaining());
   if (runCmd->parsed())
     return tritium::run::runCommand(run, std::cout, std::cerr);
   return runCompile(cmd);

@@ -1,0 +1,448 @@
+//===- ElementwiseToLLVM.cpp - arith, math and elementwise tile ops -------===//
+//
+// Elementwise ops lower register by register: the tensor operands are
+// brought into one layout (the one they share, or the result's default),
+// then the scalar operation is emitted once per register. Transcendentals
+// call libdevice (__nv_*), which the NVIDIA pipeline links; exp/exp2/log/
+// log2 on fp32 use the hardware approximations as Triton does. fp16/bf16
+// math goes through fp32.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
+
+#include "ir/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace tritium::codegen;
+
+namespace {
+
+llvm::CmpInst::Predicate icmpPred(arith::CmpIPredicate p) {
+  using P = llvm::CmpInst::Predicate;
+  switch (p) {
+  case arith::CmpIPredicate::eq: return P::ICMP_EQ;
+  case arith::CmpIPredicate::ne: return P::ICMP_NE;
+  case arith::CmpIPredicate::slt: return P::ICMP_SLT;
+  case arith::CmpIPredicate::sle: return P::ICMP_SLE;
+  case arith::CmpIPredicate::sgt: return P::ICMP_SGT;
+  case arith::CmpIPredicate::sge: return P::ICMP_SGE;
+  case arith::CmpIPredicate::ult: return P::ICMP_ULT;
+  case arith::CmpIPredicate::ule: return P::ICMP_ULE;
+  case arith::CmpIPredicate::ugt: return P::ICMP_UGT;
+  case arith::CmpIPredicate::uge: return P::ICMP_UGE;
+  }
+  return P::ICMP_EQ;
+}
+
+/// Calls libdevice's `__nv_<base>f` / `__nv_<base>` in fp32 or fp64;
+/// half-width floats are computed in fp32.
+llvm::Value *libdevice(Lowering &L, llvm::StringRef base,
+                       llvm::ArrayRef<llvm::Value *> args) {
+  llvm::Type *t = args[0]->getType();
+  bool f64 = t->isDoubleTy();
+  llvm::Type *ct = f64 ? L.b.getDoubleTy() : L.b.getFloatTy();
+  std::vector<llvm::Value *> cargs;
+  std::vector<llvm::Type *> tys;
+  for (llvm::Value *a : args) {
+    cargs.push_back(a->getType() == ct ? a : L.b.CreateFPExt(a, ct));
+    tys.push_back(ct);
+  }
+  std::string name = ("__nv_" + base + (f64 ? "" : "f")).str();
+  auto callee = L.mod.getOrInsertFunction(name, llvm::FunctionType::get(ct, tys, false));
+  llvm::Value *r = L.b.CreateCall(callee, cargs);
+  return r->getType() == t ? r : L.b.CreateFPTrunc(r, t);
+}
+
+llvm::Value *intrinsic(Lowering &L, llvm::Intrinsic::ID id,
+                       llvm::ArrayRef<llvm::Value *> args) {
+  return L.b.CreateIntrinsic(id, {args[0]->getType()}, args);
+}
+
+/// fp32 approximations through ex2/lg2 (as Triton lowers exp and log).
+llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
+  llvm::Type *t = x->getType();
+  if (t->isDoubleTy())
+    return libdevice(L, exp ? (scale == 1.0 ? "exp2" : "exp") : (scale == 1.0 ? "log2" : "log"), {x});
+  llvm::Value *f = t->isFloatTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());
+  llvm::Value *r;
+  if (exp) {
+    if (scale != 1.0)
+      f = L.b.CreateFMul(f, llvm::ConstantFP::get(L.b.getFloatTy(), scale));
+    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx, {L.b.getFloatTy()}, {f});
+  } else {
+    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_lg2_approx_f, {}, {f});
+    if (scale != 1.0)
+      r = L.b.CreateFMul(r, llvm::ConstantFP::get(L.b.getFloatTy(), scale));
+  }
+  return t->isFloatTy() ? r : L.b.CreateFPTrunc(r, t);
+}
+
+/// Round-toward-zero float narrowing (fp_to_fp rtz) through PTX cvt.rz.
+llvm::Value *truncRtz(Lowering &L, llvm::Value *x, llvm::Type *to) {
+  if (x->getType()->isDoubleTy() && !to->isFloatTy())
+    x = L.b.CreateFPTrunc(x, L.b.getFloatTy()); // two steps; rare
+  std::string src = x->getType()->isDoubleTy() ? "f64" : "f32";
+  std::string dst = to->isFloatTy() ? "f32" : to->isHalfTy() ? "f16" : "bf16";
+  std::string outC = to->isFloatTy() ? "=f" : "=h";
+  std::string inC = x->getType()->isDoubleTy() ? "d" : "f";
+  auto *fty = llvm::FunctionType::get(to->isFloatTy() ? to : (llvm::Type *)L.b.getInt16Ty(),
+                                      {x->getType()}, false);
+  auto *ia = llvm::InlineAsm::get(fty, "cvt.rz." + dst + "." + src + " $0, $1;",
+                                  outC + "," + inC, false);
+  llvm::Value *r = L.b.CreateCall(ia, {x});
+  return to->isFloatTy() ? r : L.b.CreateBitCast(r, to);
+}
+
+} // namespace
+
+llvm::Value *tritium::codegen::emitScalarElementwise(
+    Lowering &L, Operation *op, llvm::ArrayRef<llvm::Value *> a) {
+  auto &b = L.b;
+  llvm::StringRef n = op->getName().getStringRef();
+  Type resT = op->getNumResults() ? op->getResult(0).getType() : Type();
+  llvm::Type *rt = resT ? L.llvmType(resT) : nullptr;
+  // arith ---------------------------------------------------------------
+  if (n == "arith.addi") return b.CreateAdd(a[0], a[1]);
+  if (n == "arith.subi") return b.CreateSub(a[0], a[1]);
+  if (n == "arith.muli") return b.CreateMul(a[0], a[1]);
+  if (n == "arith.divsi") return b.CreateSDiv(a[0], a[1]);
+  if (n == "arith.divui") return b.CreateUDiv(a[0], a[1]);
+  if (n == "arith.remsi") return b.CreateSRem(a[0], a[1]);
+  if (n == "arith.remui") return b.CreateURem(a[0], a[1]);
+  if (n == "arith.andi") return b.CreateAnd(a[0], a[1]);
+  if (n == "arith.ori") return b.CreateOr(a[0], a[1]);
+  if (n == "arith.xori") return b.CreateXor(a[0], a[1]);
+  if (n == "arith.shli") return b.CreateShl(a[0], a[1]);
+  if (n == "arith.shrsi") return b.CreateAShr(a[0], a[1]);
+  if (n == "arith.shrui") return b.CreateLShr(a[0], a[1]);
+  if (n == "arith.maxsi") return intrinsic(L, llvm::Intrinsic::smax, a);
+  if (n == "arith.minsi") return intrinsic(L, llvm::Intrinsic::smin, a);
+  if (n == "arith.maxui") return intrinsic(L, llvm::Intrinsic::umax, a);
+  if (n == "arith.minui") return intrinsic(L, llvm::Intrinsic::umin, a);
+  if (n == "arith.ceildivsi" || n == "arith.floordivsi") {
+    // q = a / b rounded toward +inf (ceil) or -inf (floor).
+    llvm::Value *q = b.CreateSDiv(a[0], a[1]);
+    llvm::Value *r = b.CreateSRem(a[0], a[1]);
+    llvm::Value *zero = llvm::ConstantInt::get(a[0]->getType(), 0);
+    llvm::Value *one = llvm::ConstantInt::get(a[0]->getType(), 1);
+    llvm::Value *signsDiffer = b.CreateICmpSLT(b.CreateXor(a[0], a[1]), zero);
+    llvm::Value *inexact = b.CreateICmpNE(r, zero);
+    if (n == "arith.floordivsi")
+      return b.CreateSelect(b.CreateAnd(inexact, signsDiffer), b.CreateSub(q, one), q);
+    return b.CreateSelect(b.CreateAnd(inexact, b.CreateNot(signsDiffer)),
+                          b.CreateAdd(q, one), q);
+  }
+  if (n == "arith.ceildivui") {
+    llvm::Value *q = b.CreateUDiv(a[0], a[1]);
+    llvm::Value *r = b.CreateURem(a[0], a[1]);
+    return b.CreateSelect(b.CreateICmpNE(r, llvm::ConstantInt::get(r->getType(), 0)),
+                          b.CreateAdd(q, llvm::ConstantInt::get(q->getType(), 1)), q);
+  }
+  if (n == "arith.addf") return b.CreateFAdd(a[0], a[1]);
+  if (n == "arith.subf") return b.CreateFSub(a[0], a[1]);
+  if (n == "arith.mulf") return b.CreateFMul(a[0], a[1]);
+  if (n == "arith.divf") return b.CreateFDiv(a[0], a[1]);
+  if (n == "arith.remf") return libdevice(L, "fmod", a);
+  if (n == "arith.negf") return b.CreateFNeg(a[0]);
+  if (n == "arith.maximumf") return intrinsic(L, llvm::Intrinsic::maximum, a);
+  if (n == "arith.minimumf") return intrinsic(L, llvm::Intrinsic::minimum, a);
+  if (n == "arith.maxnumf") return intrinsic(L, llvm::Intrinsic::maxnum, a);
+  if (n == "arith.minnumf") return intrinsic(L, llvm::Intrinsic::minnum, a);
+  if (auto c = dyn_cast<arith::CmpIOp>(op))
+    return b.CreateICmp(icmpPred(c.getPredicate()), a[0], a[1]);
+  if (auto c = dyn_cast<arith::CmpFOp>(op))
+    return b.CreateFCmp(llvm::CmpInst::Predicate(unsigned(c.getPredicate())), a[0], a[1]);
+  if (n == "arith.select") return b.CreateSelect(a[0], a[1], a[2]);
+  if (n == "arith.extsi") return b.CreateSExt(a[0], rt);
+  if (n == "arith.extui") return b.CreateZExt(a[0], rt);
+  if (n == "arith.trunci") return b.CreateTrunc(a[0], rt);
+  if (n == "arith.index_cast") return b.CreateSExtOrTrunc(a[0], rt);
+  if (n == "arith.index_castui") return b.CreateZExtOrTrunc(a[0], rt);
+  if (n == "arith.sitofp") return b.CreateSIToFP(a[0], rt);
+  if (n == "arith.uitofp") return b.CreateUIToFP(a[0], rt);
+  if (n == "arith.fptosi") return b.CreateFPToSI(a[0], rt);
+  if (n == "arith.fptoui") return b.CreateFPToUI(a[0], rt);
+  if (n == "arith.extf") return b.CreateFPExt(a[0], rt);
+  if (n == "arith.truncf") return b.CreateFPTrunc(a[0], rt);
+  if (n == "arith.bitcast") return b.CreateBitCast(a[0], rt);
+  // math ----------------------------------------------------------------
+  if (n == "math.exp") return approx(L, true, 1.4426950408889634, a[0]);
+  if (n == "math.exp2") return approx(L, true, 1.0, a[0]);
+  if (n == "math.log") return approx(L, false, 0.6931471805599453, a[0]);
+  if (n == "math.log2") return approx(L, false, 1.0, a[0]);
+  if (n == "math.sqrt") return intrinsic(L, llvm::Intrinsic::sqrt, a);
+  if (n == "math.rsqrt") return libdevice(L, "rsqrt", a);
+  if (n == "math.absf") return intrinsic(L, llvm::Intrinsic::fabs, a);
+  if (n == "math.absi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a[0], b.getFalse());
+  if (n == "math.floor") return intrinsic(L, llvm::Intrinsic::floor, a);
+  if (n == "math.ceil") return intrinsic(L, llvm::Intrinsic::ceil, a);
+  if (n == "math.trunc") return intrinsic(L, llvm::Intrinsic::trunc, a);
+  if (n == "math.round") return intrinsic(L, llvm::Intrinsic::round, a);
+  if (n == "math.roundeven") return intrinsic(L, llvm::Intrinsic::roundeven, a);
+  if (n == "math.fma") return intrinsic(L, llvm::Intrinsic::fma, a);
+  if (n == "math.copysign") return intrinsic(L, llvm::Intrinsic::copysign, a);
+  static const char *libm[][2] = {
+      {"math.sin", "sin"},     {"math.cos", "cos"},     {"math.tan", "tan"},
+      {"math.asin", "asin"},   {"math.acos", "acos"},   {"math.atan", "atan"},
+      {"math.atan2", "atan2"}, {"math.sinh", "sinh"},   {"math.cosh", "cosh"},
+      {"math.tanh", "tanh"},   {"math.asinh", "asinh"}, {"math.acosh", "acosh"},
+      {"math.atanh", "atanh"}, {"math.erf", "erf"},     {"math.erfc", "erfc"},
+      {"math.log10", "log10"}, {"math.log1p", "log1p"}, {"math.expm1", "expm1"},
+      {"math.powf", "pow"},    {"math.cbrt", "cbrt"}};
+  for (auto &e : libm)
+    if (n == e[0])
+      return libdevice(L, e[1], a);
+  // tile ------------------------------------------------------------------
+  if (n == "tile.precise_sqrt") return intrinsic(L, llvm::Intrinsic::sqrt, a);
+  if (n == "tile.precise_divf") return b.CreateFDiv(a[0], a[1]);
+  if (auto c = dyn_cast<mlir::tile::ClampFOp>(op)) {
+    bool nan = c.getPropagateNan() == mlir::tile::PropagateNan::ALL;
+    auto mx = nan ? llvm::Intrinsic::maximum : llvm::Intrinsic::maxnum;
+    auto mn = nan ? llvm::Intrinsic::minimum : llvm::Intrinsic::minnum;
+    return intrinsic(L, mn, {intrinsic(L, mx, {a[0], a[1]}), a[2]});
+  }
+  if (n == "tile.mulhiui") {
+    auto *t = a[0]->getType();
+    auto *wide = llvm::IntegerType::get(L.ctx, 2 * t->getIntegerBitWidth());
+    llvm::Value *p = b.CreateMul(b.CreateZExt(a[0], wide), b.CreateZExt(a[1], wide));
+    return b.CreateTrunc(b.CreateLShr(p, t->getIntegerBitWidth()), t);
+  }
+  if (n == "tile.bitcast") {
+    if (a[0]->getType()->isPointerTy() && rt->isPointerTy())
+      return a[0];
+    return b.CreateBitCast(a[0], rt);
+  }
+  if (n == "tile.int_to_ptr") return b.CreateIntToPtr(a[0], rt);
+  if (n == "tile.ptr_to_int") return b.CreatePtrToInt(a[0], rt);
+  if (auto ap = dyn_cast<mlir::tile::AddPtrOp>(op)) {
+    Type pt = ap.getPtr().getType();
+    if (auto r = dyn_cast<RankedTensorType>(pt))
+      pt = r.getElementType();
+    Type pointee = cast<mlir::tile::PointerType>(pt).getPointeeType();
+    llvm::Type *et = L.llvmType(pointee);
+    if (et->isIntegerTy(1))
+      et = b.getInt8Ty();
+    return b.CreateGEP(et, a[0], a[1]);
+  }
+  if (auto fp = dyn_cast<mlir::tile::FpToFpOp>(op)) {
+    llvm::Type *st = a[0]->getType();
+    Type srcElem = getElementTypeOrSelf(fp.getSrc().getType());
+    Type dstElem = getElementTypeOrSelf(resT);
+    if (srcElem.getIntOrFloatBitWidth() == 8 || dstElem.getIntOrFloatBitWidth() == 8)
+      return nullptr; // fp8 conversions: not yet on the GPU
+    if (st->getPrimitiveSizeInBits() < rt->getPrimitiveSizeInBits() ||
+        (st->isHalfTy() && rt->isBFloatTy()) || (st->isBFloatTy() && rt->isHalfTy())) {
+      llvm::Value *f = b.CreateFPExt(a[0], b.getFloatTy());
+      if (rt->isFloatTy())
+        return f;
+      if (rt->isDoubleTy())
+        return b.CreateFPExt(a[0], rt);
+      return b.CreateFPTrunc(f, rt);
+    }
+    if (fp.getRounding() && *fp.getRounding() == mlir::tile::RoundingMode::RTZ)
+      return truncRtz(L, a[0], rt);
+    return b.CreateFPTrunc(a[0], rt);
+  }
+  if (auto ex = dyn_cast<mlir::tile::ExternElementwiseOp>(op)) {
+    std::vector<llvm::Type *> tys;
+    for (llvm::Value *v : a)
+      tys.push_back(v->getType());
+    auto callee = L.mod.getOrInsertFunction(
+        ex.getSymbol(), llvm::FunctionType::get(rt, tys, false));
+    return b.CreateCall(callee, a);
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// The layout an elementwise op's tensor result takes: the one its tensor
+/// operands share, or the default for its type.
+LayoutRef chooseLayout(Lowering &L, Operation *op, Type resultType) {
+  LayoutRef common;
+  for (Value v : op->getOperands()) {
+    if (!isa<RankedTensorType>(v.getType()))
+      continue;
+    LayoutRef l = L.get(v).layout;
+    if (!common)
+      common = l;
+    else if (*common != *l)
+      return L.defaultLayout(resultType);
+  }
+  return common ? common : L.defaultLayout(resultType);
+}
+
+LogicalResult lowerElementwise(Lowering &L, Operation *op) {
+  Type rt = op->getResult(0).getType();
+  if (!isa<RankedTensorType>(rt)) {
+    std::vector<llvm::Value *> args;
+    for (Value v : op->getOperands())
+      args.push_back(L.scalar(v));
+    llvm::Value *r = emitScalarElementwise(L, op, args);
+    if (!r)
+      return L.fail(op, "this operation is not supported by the GPU code generator yet");
+    L.set(op->getResult(0), Lowered{nullptr, {r}});
+    return success();
+  }
+  LayoutRef layout = chooseLayout(L, op, rt);
+  std::vector<std::vector<llvm::Value *>> ins;
+  for (Value v : op->getOperands())
+    ins.push_back(isa<RankedTensorType>(v.getType())
+                      ? L.convert(v, *layout)
+                      : std::vector<llvm::Value *>(layout->numRegs(), L.scalar(v)));
+  Lowered out{layout, {}};
+  for (unsigned r = 0; r < layout->numRegs(); ++r) {
+    std::vector<llvm::Value *> args;
+    for (auto &in : ins)
+      args.push_back(in[r]);
+    llvm::Value *v = emitScalarElementwise(L, op, args);
+    if (!v)
+      return L.fail(op, "this operation is not supported by the GPU code generator yet");
+    out.regs.push_back(v);
+  }
+  L.set(op->getResult(0), std::move(out));
+  return success();
+}
+
+LogicalResult lowerConstant(Lowering &L, Operation *op) {
+  auto c = cast<arith::ConstantOp>(op);
+  Type t = c.getType();
+  auto scalarConst = [&](Attribute a, Type et) -> llvm::Constant * {
+    llvm::Type *lt = L.llvmType(et);
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return llvm::ConstantInt::get(lt, i.getValue());
+    if (auto f = dyn_cast<FloatAttr>(a)) {
+      if (lt->isIntegerTy()) // fp8 bits
+        return llvm::ConstantInt::get(lt, f.getValue().bitcastToAPInt());
+      return llvm::ConstantFP::get(lt, f.getValue());
+    }
+    return nullptr;
+  };
+  if (auto rt = dyn_cast<RankedTensorType>(t)) {
+    LayoutRef layout = L.defaultLayout(rt);
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!dense)
+      return L.fail(op, "unsupported constant");
+    if (dense.isSplat()) {
+      llvm::Constant *v = scalarConst(dense.getSplatValue<Attribute>(), rt.getElementType());
+      if (!v)
+        return L.fail(op, "unsupported constant");
+      L.set(c, Lowered{layout, std::vector<llvm::Value *>(layout->numRegs(), v)});
+      return success();
+    }
+    // A non-uniform constant tile: a table in global memory, indexed by
+    // each register's element.
+    std::vector<llvm::Constant *> elems;
+    for (Attribute a : dense.getValues<Attribute>())
+      elems.push_back(scalarConst(a, rt.getElementType()));
+    llvm::Type *et = L.llvmType(rt.getElementType());
+    if (et->isIntegerTy(1)) {
+      for (auto &e : elems)
+        e = llvm::ConstantInt::get(L.b.getInt8Ty(), cast<llvm::ConstantInt>(e)->getZExtValue());
+      et = L.b.getInt8Ty();
+    }
+    auto *arr = llvm::ConstantArray::get(llvm::ArrayType::get(et, elems.size()), elems);
+    auto *g = new llvm::GlobalVariable(L.mod, arr->getType(), true,
+                                       llvm::GlobalValue::InternalLinkage, arr,
+                                       "tile_const", nullptr,
+                                       llvm::GlobalValue::NotThreadLocal,
+                                       L.target.globalAddrSpace());
+    Lowered out{layout, {}};
+    for (unsigned r = 0; r < layout->numRegs(); ++r) {
+      llvm::Value *v = L.b.CreateLoad(et, L.b.CreateGEP(et, g, L.linearCoord(*layout, r)));
+      if (rt.getElementType().isInteger(1))
+        v = L.b.CreateICmpNE(v, L.b.getInt8(0));
+      out.regs.push_back(v);
+    }
+    L.set(c, std::move(out));
+    return success();
+  }
+  llvm::Constant *v = scalarConst(c.getValue(), t);
+  if (!v)
+    return L.fail(op, "unsupported constant");
+  L.set(c, Lowered{nullptr, {v}});
+  return success();
+}
+
+/// inline_asm_elementwise: one asm statement per register (packed_element 1)
+/// or per group of `pack` registers.
+LogicalResult lowerInlineAsm(Lowering &L, Operation *o) {
+  auto op = cast<mlir::tile::ElementwiseInlineAsmOp>(o);
+  if (op.getPackedElement() != 1)
+    return L.fail(o, "inline_asm_elementwise with pack > 1 is not supported on the GPU yet");
+  LayoutRef layout;
+  for (Value v : op.getArgs())
+    if (isa<RankedTensorType>(v.getType()) && !layout)
+      layout = L.get(v).layout;
+  if (!layout && op.getNumResults() && isa<RankedTensorType>(o->getResult(0).getType()))
+    layout = L.defaultLayout(o->getResult(0).getType());
+  unsigned n = layout ? layout->numRegs() : 1;
+  std::vector<std::vector<llvm::Value *>> ins;
+  std::vector<llvm::Type *> argTys;
+  for (Value v : op.getArgs()) {
+    ins.push_back(isa<RankedTensorType>(v.getType())
+                      ? L.convert(v, *layout)
+                      : std::vector<llvm::Value *>(n, L.scalar(v)));
+    argTys.push_back(ins.back().front()->getType());
+  }
+  std::vector<llvm::Type *> resTys;
+  for (Value r : o->getResults())
+    resTys.push_back(L.llvmType(r.getType()));
+  llvm::Type *retTy = resTys.empty() ? L.b.getVoidTy()
+                      : resTys.size() == 1 ? resTys[0]
+                                           : llvm::StructType::get(L.ctx, resTys);
+  auto *ia = llvm::InlineAsm::get(llvm::FunctionType::get(retTy, argTys, false),
+                                  op.getAsmString(), op.getConstraints(),
+                                  !op.getPure());
+  std::vector<std::vector<llvm::Value *>> outs(op.getNumResults());
+  for (unsigned r = 0; r < n; ++r) {
+    std::vector<llvm::Value *> args;
+    for (auto &in : ins)
+      args.push_back(in[r]);
+    llvm::Value *call = L.b.CreateCall(ia, args);
+    for (unsigned k = 0; k < op.getNumResults(); ++k)
+      outs[k].push_back(resTys.size() == 1 ? call : L.b.CreateExtractValue(call, k));
+  }
+  for (unsigned k = 0; k < op.getNumResults(); ++k)
+    L.set(o->getResult(k),
+          Lowered{isa<RankedTensorType>(o->getResult(k).getType()) ? layout : nullptr,
+                  outs[k]});
+  return success();
+}
+
+} // namespace
+
+void tritium::codegen::populateElementwiseHandlers(HandlerTable &t) {
+  for (const char *n :
+       {"arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
+        "arith.remsi", "arith.remui", "arith.andi", "arith.ori", "arith.xori",
+        "arith.shli", "arith.shrsi", "arith.shrui", "arith.maxsi", "arith.minsi",
+        "arith.maxui", "arith.minui", "arith.ceildivsi", "arith.floordivsi",
+        "arith.ceildivui", "arith.addf", "arith.subf", "arith.mulf",
+        "arith.divf", "arith.remf", "arith.negf", "arith.maximumf",
+        "arith.minimumf", "arith.maxnumf", "arith.minnumf", "arith.cmpi",
+        "arith.cmpf", "arith.select", "arith.extsi", "arith.extui",
+        "arith.trunci", "arith.index_cast", "arith.index_castui",
+        "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui",
+        "arith.extf", "arith.truncf", "arith.bitcast", "math.exp", "math.exp2",
+        "math.log", "math.log2", "math.sqrt", "math.rsqrt", "math.absf",
+        "math.absi", "math.floor", "math.ceil", "math.trunc", "math.round",
+        "math.roundeven", "math.fma", "math.copysign", "math.sin", "math.cos",
+        "math.tan", "math.asin", "math.acos", "math.atan", "math.atan2",
+        "math.sinh", "math.cosh", "math.tanh", "math.asinh", "math.acosh",
+        "math.atanh", "math.erf", "math.erfc", "math.log10", "math.log1p",
+        "math.expm1", "math.powf", "math.cbrt", "tile.precise_sqrt",
+        "tile.precise_divf", "tile.clampf", "tile.mulhiui", "tile.bitcast",
+        "tile.int_to_ptr", "tile.ptr_to_int", "tile.addptr", "tile.fp_to_fp",
+        "tile.extern_elementwise"})
+    t[n] = lowerElementwise;
+  t["arith.constant"] = lowerConstant;
+  t["tile.elementwise_inline_asm"] = lowerInlineAsm;
+}

@@ -1,0 +1,671 @@
+//===- Lowering.cpp - Tile IR to LLVM IR: values, layouts, control flow ---===//
+//
+// The core of the GPU lowering: the kernel's LLVM signature, the value map,
+// layout conversion (register picks, recomputation of cheap producers,
+// shared-memory staging), the thread geometry, and scf control flow. All
+// scalars are uniform across a program, so every branch is uniform and
+// barriers may sit anywhere.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
+
+#include "ir/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace tritium::codegen;
+
+Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
+    : ctx(module.getContext()), mod(module), b(module.getContext()),
+      target(target), numWarps(numWarps) {
+  populateElementwiseHandlers(handlers_);
+  populateShapeHandlers(handlers_);
+  populateMemoryHandlers(handlers_);
+  populateReduceHandlers(handlers_);
+  populateDotHandlers(handlers_);
+  populateDebugHandlers(handlers_);
+}
+
+LogicalResult Lowering::fail(Operation *op, const llvm::Twine &msg) {
+  std::string loc;
+  llvm::raw_string_ostream os(loc);
+  if (auto fl = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+       << fl.getColumn() << ": ";
+  else
+    op->getLoc().print(os), os << ": ";
+  if (error.empty())
+    error = loc + "error: " + msg.str() + " (in '" +
+            op->getName().getStringRef().str() + "')";
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+llvm::Type *Lowering::llvmType(Type t) {
+  if (auto rt = dyn_cast<RankedTensorType>(t))
+    t = rt.getElementType();
+  if (isa<mlir::tile::PointerType>(t))
+    return llvm::PointerType::get(ctx, target.globalAddrSpace());
+  if (auto it = dyn_cast<IntegerType>(t))
+    return llvm::IntegerType::get(ctx, it.getWidth());
+  if (t.isF16())
+    return b.getHalfTy();
+  if (t.isBF16())
+    return b.getBFloatTy();
+  if (t.isF32())
+    return b.getFloatTy();
+  if (t.isF64())
+    return b.getDoubleTy();
+  if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8)
+    return b.getInt8Ty(); // fp8 formats travel as their bits
+  if (t.isIndex())
+    return b.getInt64Ty();
+  return nullptr;
+}
+
+unsigned Lowering::storeBytes(llvm::Type *t) {
+  if (t->isPointerTy())
+    return 8;
+  return std::max<unsigned>(1, t->getPrimitiveSizeInBits() / 8);
+}
+
+LayoutRef Lowering::defaultLayout(Type t) {
+  auto rt = cast<RankedTensorType>(t);
+  // One width for every element type keeps masks, offsets and data of a
+  // tile in the same layout, so they combine without conversions.
+  return share(LinearLayout::defaultFor(
+      std::vector<int64_t>(rt.getShape().begin(), rt.getShape().end()),
+      numWarps, 32, target.warpSize()));
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Lowered &Lowering::get(Value v) {
+  auto it = values_.find(v);
+  assert(it != values_.end() && "value used before it was lowered");
+  return it->second;
+}
+
+llvm::Value *Lowering::scalar(Value v) { return get(v).regs.front(); }
+
+void Lowering::set(Value v, Lowered l) {
+  if (l.layout)
+    chosen[v] = l.layout;
+  values_[v] = std::move(l);
+}
+
+//===----------------------------------------------------------------------===//
+// Thread geometry
+//===----------------------------------------------------------------------===//
+
+llvm::Value *Lowering::threadId() { return tid_; }
+llvm::Value *Lowering::laneId() { return lane_; }
+llvm::Value *Lowering::warpId() { return warp_; }
+
+llvm::Value *Lowering::coord(const LinearLayout &l, unsigned reg,
+                             unsigned dim) {
+  int64_t constant = l.applyOne(LinearLayout::Reg, reg)[dim];
+  llvm::Value *acc = nullptr;
+  uint64_t usedBits = 0;
+  bool disjoint = true;
+  auto addBits = [&](llvm::Value *id, LinearLayout::InDim d) {
+    const auto &bases = l.bases(d);
+    for (unsigned bit = 0; bit < bases.size(); ++bit) {
+      int64_t v = bases[bit][dim];
+      if (!v)
+        continue;
+      llvm::Value *set = b.CreateAnd(b.CreateLShr(id, bit), 1);
+      llvm::Value *term = llvm::isPowerOf2_64(v)
+                              ? b.CreateShl(set, llvm::Log2_64(v))
+                              : b.CreateMul(set, i32(v));
+      if (usedBits & uint64_t(v))
+        disjoint = false;
+      usedBits |= uint64_t(v);
+      acc = !acc ? term : disjoint ? b.CreateOr(acc, term) : b.CreateXor(acc, term);
+    }
+  };
+  addBits(lane_, LinearLayout::Lane);
+  addBits(warp_, LinearLayout::Warp);
+  if (!acc)
+    return i32(constant);
+  if (!constant)
+    return acc;
+  if (!(usedBits & uint64_t(constant)) && disjoint)
+    return b.CreateOr(acc, i32(constant), "", /*IsDisjoint=*/true);
+  return b.CreateXor(acc, i32(constant));
+}
+
+llvm::Value *Lowering::linearCoord(const LinearLayout &l, unsigned reg) {
+  llvm::Value *idx = nullptr;
+  for (unsigned d = 0; d < l.rank(); ++d) {
+    llvm::Value *c = coord(l, reg, d);
+    idx = !idx ? c : b.CreateAdd(b.CreateMul(idx, i32(l.shape()[d])), c);
+  }
+  return idx ? idx : i32(0);
+}
+
+llvm::Value *Lowering::isOwner(const LinearLayout &l) {
+  unsigned lm = l.replicatedMask(LinearLayout::Lane);
+  unsigned wm = l.replicatedMask(LinearLayout::Warp);
+  llvm::Value *ok = b.getTrue();
+  if (lm)
+    ok = b.CreateICmpEQ(b.CreateAnd(lane_, lm), i32(0));
+  if (wm)
+    ok = b.CreateAnd(ok, b.CreateICmpEQ(b.CreateAnd(warp_, wm), i32(0)));
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+void Lowering::barrier() { target.barrier(b); }
+
+llvm::Value *Lowering::sharedPtr(llvm::Type *ty, llvm::Value *index,
+                                 unsigned byteOffset) {
+  llvm::Value *base = smem_;
+  if (byteOffset)
+    base = b.CreateConstGEP1_32(b.getInt8Ty(), base, byteOffset);
+  return b.CreateGEP(ty, base, index);
+}
+
+static llvm::Type *memType(Lowering &L, llvm::Type *t) {
+  if (t->isPointerTy())
+    return L.b.getInt64Ty();
+  if (t->isIntegerTy(1))
+    return L.b.getInt8Ty();
+  return t;
+}
+
+llvm::Value *Lowering::loadShared(llvm::Type *ty, llvm::Value *ptr) {
+  llvm::Type *mt = memType(*this, ty);
+  llvm::Value *v = b.CreateLoad(mt, ptr);
+  if (ty->isPointerTy())
+    return b.CreateIntToPtr(v, ty);
+  if (ty->isIntegerTy(1))
+    return b.CreateICmpNE(v, llvm::ConstantInt::get(mt, 0));
+  return v;
+}
+
+void Lowering::storeShared(llvm::Value *v, llvm::Value *ptr) {
+  llvm::Type *ty = v->getType();
+  if (ty->isPointerTy())
+    v = b.CreatePtrToInt(v, b.getInt64Ty());
+  else if (ty->isIntegerTy(1))
+    v = b.CreateZExt(v, b.getInt8Ty());
+  b.CreateStore(v, ptr);
+}
+
+llvm::Value *Lowering::broadcastFromThread0(llvm::Value *v) {
+  llvm::Type *mt = memType(*this, v->getType());
+  reserveShared(storeBytes(mt));
+  barrier();
+  llvm::Value *ptr = sharedPtr(mt, i32(0));
+  llvm::BasicBlock *cur = b.GetInsertBlock();
+  auto *then = llvm::BasicBlock::Create(ctx, "bcast.store", fn);
+  auto *cont = llvm::BasicBlock::Create(ctx, "bcast.done", fn);
+  b.CreateCondBr(b.CreateICmpEQ(tid_, i32(0)), then, cont);
+  (void)cur;
+  b.SetInsertPoint(then);
+  storeShared(v, ptr);
+  b.CreateBr(cont);
+  b.SetInsertPoint(cont);
+  barrier();
+  return loadShared(v->getType(), ptr);
+}
+
+std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
+                                                 llvm::Type *ty,
+                                                 const LinearLayout &to) {
+  const LinearLayout &from = *src.layout;
+  llvm::Type *mt = memType(*this, ty);
+  reserveShared(unsigned(to.numElements() * storeBytes(mt)));
+  barrier();
+  llvm::Value *owner = isOwner(from);
+  for (unsigned r = 0; r < from.numRegs(); ++r) {
+    if (from.isReplicaReg(r))
+      continue;
+    llvm::Value *v = src.regs[r];
+    (void)owner; // replicas write the same value to the same place
+    storeShared(v, sharedPtr(mt, linearCoord(from, r)));
+  }
+  barrier();
+  std::vector<llvm::Value *> out;
+  for (unsigned r = 0; r < to.numRegs(); ++r)
+    out.push_back(loadShared(ty, sharedPtr(mt, linearCoord(to, r))));
+  return out;
+}
+
+std::vector<llvm::Value *> Lowering::convert(Value v, const LinearLayout &to) {
+  Lowered &src = get(v);
+  assert(src.layout && "scalars have no layout");
+  if (*src.layout == to)
+    return src.regs;
+  if (auto map = LinearLayout::threadLocalMap(*src.layout, to)) {
+    std::vector<llvm::Value *> out;
+    for (unsigned r : *map)
+      out.push_back(src.regs[r]);
+    return out;
+  }
+  auto remat = tryRematerialize(v, to, 0);
+  if (succeeded(remat))
+    return *remat;
+  Lowered copy = src; // convertRegs may grow the value map
+  return convertRegs(copy, llvmType(v.getType()), to);
+}
+
+/// A layout of `shape` (with 1s where `to` may be larger) that holds, in
+/// each register, the element `to` holds there with broadcast dims zeroed.
+static LinearLayout projectTo(const LinearLayout &to,
+                              llvm::ArrayRef<int64_t> shape) {
+  std::vector<Coord> bases[3];
+  for (int k = 0; k < 3; ++k)
+    for (Coord c : to.bases(LinearLayout::InDim(k))) {
+      for (unsigned d = 0; d < c.size(); ++d)
+        if (shape[d] == 1)
+          c[d] = 0;
+      bases[k].push_back(c);
+    }
+  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()),
+                      bases[0], bases[1], bases[2]);
+}
+
+FailureOr<std::vector<llvm::Value *>>
+Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 16 || op->getNumResults() != 1)
+    return failure();
+  // Operands either already sit in `to` within the thread, or are
+  // recomputed there in turn.
+  auto operandIn = [&](Value x,
+                       const LinearLayout &want) -> FailureOr<std::vector<llvm::Value *>> {
+    Lowered &l = get(x);
+    if (!l.layout)
+      return failure();
+    if (*l.layout == want)
+      return l.regs;
+    if (auto map = LinearLayout::threadLocalMap(*l.layout, want)) {
+      std::vector<llvm::Value *> out;
+      for (unsigned r : *map)
+        out.push_back(l.regs[r]);
+      return out;
+    }
+    return tryRematerialize(x, want, depth + 1);
+  };
+  llvm::StringRef name = op->getName().getStringRef();
+  if (auto mr = dyn_cast<mlir::tile::MakeRangeOp>(op)) {
+    std::vector<llvm::Value *> out;
+    for (unsigned r = 0; r < to.numRegs(); ++r)
+      out.push_back(b.CreateAdd(coord(to, r, 0), i32(mr.getStart())));
+    return out;
+  }
+  if (isa<mlir::tile::SplatOp>(op) ||
+      (isa<arith::ConstantOp>(op) && isa<SplatElementsAttr>(
+                                         cast<arith::ConstantOp>(op).getValue())))
+    return std::vector<llvm::Value *>(to.numRegs(), get(v).regs.front());
+  if (auto ed = dyn_cast<mlir::tile::ExpandDimsOp>(op)) {
+    LinearLayout inner = projectTo(to, cast<RankedTensorType>(v.getType()).getShape());
+    (void)inner;
+    std::vector<Coord> bases[3];
+    unsigned axis = ed.getAxis();
+    for (int k = 0; k < 3; ++k)
+      for (Coord c : to.bases(LinearLayout::InDim(k))) {
+        c.erase(c.begin() + axis);
+        bases[k].push_back(c);
+      }
+    std::vector<int64_t> shape = to.shape();
+    shape.erase(shape.begin() + axis);
+    return operandIn(ed.getSrc(), LinearLayout(shape, bases[0], bases[1], bases[2]));
+  }
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op))
+    return operandIn(bc.getSrc(),
+                     projectTo(to, cast<RankedTensorType>(bc.getSrc().getType()).getShape()));
+  bool elementwise = name.starts_with("arith.") || name == "tile.addptr" ||
+                     name == "tile.bitcast" || name == "tile.int_to_ptr" ||
+                     name == "tile.ptr_to_int";
+  if (!elementwise || isa<arith::ConstantOp>(op))
+    return failure();
+  std::vector<std::vector<llvm::Value *>> ins;
+  for (Value x : op->getOperands()) {
+    if (!isa<RankedTensorType>(x.getType())) {
+      ins.push_back(std::vector<llvm::Value *>(to.numRegs(), scalar(x)));
+      continue;
+    }
+    auto r = operandIn(x, to);
+    if (failed(r))
+      return failure();
+    ins.push_back(*r);
+  }
+  std::vector<llvm::Value *> out;
+  for (unsigned r = 0; r < to.numRegs(); ++r) {
+    std::vector<llvm::Value *> args;
+    for (auto &in : ins)
+      args.push_back(in[r]);
+    llvm::Value *res = emitScalarElementwise(*this, op, args);
+    if (!res)
+      return failure();
+    out.push_back(res);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel entry and dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult Lowering::lowerKernel(Operation *funcOp) {
+  auto func = cast<func::FuncOp>(funcOp);
+  std::vector<llvm::Type *> params;
+  for (Type t : func.getArgumentTypes()) {
+    llvm::Type *lt = llvmType(t);
+    if (!lt || isa<RankedTensorType>(t))
+      return fail(funcOp, "kernel parameter type is not supported on the GPU");
+    params.push_back(lt);
+  }
+  auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
+  fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
+                              func.getName().str(), mod);
+  target.markKernel(fn, numWarps * target.warpSize());
+  auto *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
+  b.SetInsertPoint(entry);
+
+  auto *smemTy = llvm::ArrayType::get(b.getInt8Ty(), 0);
+  smem_ = new llvm::GlobalVariable(
+      mod, smemTy, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+      "tritium_smem", nullptr, llvm::GlobalValue::NotThreadLocal,
+      target.sharedAddrSpace());
+  smem_->setAlignment(llvm::Align(16));
+
+  tid_ = target.threadIdX(b);
+  lane_ = b.CreateAnd(tid_, i32(target.warpSize() - 1), "lane");
+  warp_ = b.CreateLShr(tid_, llvm::Log2_32(target.warpSize()), "warp");
+
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    llvm::Argument *a = fn->getArg(i);
+    if (auto div = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+      if (a->getType()->isPointerTy())
+        a->addAttr(llvm::Attribute::getWithAlignment(
+            ctx, llvm::Align(div.getInt())));
+    if (a->getType()->isPointerTy())
+      a->addAttr(llvm::Attribute::NoAlias);
+    set(arg, Lowered{nullptr, {a}});
+  }
+  if (failed(emitBlock(func.getBody().front())))
+    return failure();
+  b.CreateRetVoid();
+  return success();
+}
+
+LogicalResult Lowering::emitBlock(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (failed(emitOp(&op)))
+      return failure();
+  Operation *term = block.getTerminator();
+  if (term && !isa<func::ReturnOp, scf::YieldOp, scf::ConditionOp>(term) &&
+      term->getName().getStringRef() != "tile.reduce.return" &&
+      term->getName().getStringRef() != "tile.scan.return" &&
+      term->getName().getStringRef() != "tile.map_elementwise.return")
+    return emitOp(term);
+  if (auto ret = dyn_cast_or_null<func::ReturnOp>(term))
+    if (ret.getNumOperands())
+      return fail(term, "kernels return nothing");
+  return success();
+}
+
+LogicalResult Lowering::emitOp(Operation *op) {
+  if (isa<scf::ForOp>(op))
+    return emitFor(op);
+  if (isa<scf::IfOp>(op))
+    return emitIf(op);
+  if (isa<scf::WhileOp>(op))
+    return emitWhile(op);
+  auto it = handlers_.find(op->getName().getStringRef());
+  if (it == handlers_.end())
+    return fail(op, "this operation is not supported by the GPU code generator yet");
+  return it->second(*this, op);
+}
+
+FailureOr<std::vector<llvm::Value *>>
+Lowering::emitScalarRegion(Region &region, llvm::ArrayRef<llvm::Value *> args) {
+  Block &block = region.front();
+  for (auto [arg, v] : llvm::zip(block.getArguments(), args))
+    set(arg, Lowered{nullptr, {v}});
+  if (failed(emitBlock(block)))
+    return failure();
+  std::vector<llvm::Value *> out;
+  for (Value y : block.getTerminator()->getOperands()) {
+    Lowered &l = get(y);
+    if (l.layout)
+    {
+      (void)fail(block.getTerminator(), "combine regions must yield scalars");
+      return failure();
+    }
+    out.push_back(l.regs.front());
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// Registers of `vals` in the given layouts (scalars pass through).
+std::vector<llvm::Value *> Lowering::flatten(llvm::ArrayRef<Value> vs,
+                                             llvm::ArrayRef<LayoutRef> layouts) {
+  std::vector<llvm::Value *> out;
+  for (auto [v, l] : llvm::zip(vs, layouts)) {
+    if (!l) {
+      out.push_back(scalar(v));
+      continue;
+    }
+    for (llvm::Value *r : convert(v, *l))
+      out.push_back(r);
+  }
+  return out;
+}
+
+namespace {
+/// Phi nodes for a list of carried values, one per register.
+struct Carried {
+  std::vector<LayoutRef> layouts;
+  std::vector<llvm::PHINode *> phis;
+
+  void create(Lowering &L, llvm::ArrayRef<Value> types,
+              llvm::ArrayRef<llvm::Value *> init, llvm::BasicBlock *from) {
+    for (llvm::Value *v : init) {
+      auto *phi = L.b.CreatePHI(v->getType(), 2);
+      phi->addIncoming(v, from);
+      phis.push_back(phi);
+    }
+  }
+  void bind(Lowering &L, llvm::ArrayRef<Value> vals) {
+    unsigned k = 0;
+    for (auto [v, l] : llvm::zip(vals, layouts)) {
+      unsigned n = l ? l->numRegs() : 1;
+      std::vector<llvm::Value *> regs(phis.begin() + k, phis.begin() + k + n);
+      k += n;
+      L.set(v, Lowered{l, regs});
+    }
+  }
+  void addIncoming(llvm::ArrayRef<llvm::Value *> vals, llvm::BasicBlock *from) {
+    for (auto [phi, v] : llvm::zip(phis, vals))
+      phi->addIncoming(v, from);
+  }
+};
+
+std::vector<LayoutRef> layoutsOf(Lowering &L, ValueRange vs) {
+  std::vector<LayoutRef> out;
+  for (Value v : vs)
+    out.push_back(L.get(v).layout);
+  return out;
+}
+} // namespace
+
+LogicalResult Lowering::emitFor(Operation *o) {
+  auto op = cast<scf::ForOp>(o);
+  llvm::Value *lb = scalar(op.getLowerBound());
+  llvm::Value *ub = scalar(op.getUpperBound());
+  llvm::Value *step = scalar(op.getStep());
+  Carried carried;
+  carried.layouts = layoutsOf(*this, op.getInitArgs());
+  std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
+  std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
+
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  auto *header = llvm::BasicBlock::Create(ctx, "for.header", fn);
+  auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
+  auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
+  iv->addIncoming(lb, pre);
+  carried.create(*this, inits, initRegs, pre);
+  bool isUnsigned = op.getUnsignedCmp();
+  b.CreateCondBr(isUnsigned ? b.CreateICmpULT(iv, ub) : b.CreateICmpSLT(iv, ub),
+                 body, exit);
+
+  b.SetInsertPoint(body);
+  set(op.getInductionVar(), Lowered{nullptr, {iv}});
+  std::vector<Value> iterArgs(op.getRegionIterArgs().begin(),
+                              op.getRegionIterArgs().end());
+  carried.bind(*this, iterArgs);
+  if (failed(emitBlock(*op.getBody())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
+  std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
+  llvm::Value *ivNext = b.CreateAdd(iv, step);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  b.CreateBr(header);
+  iv->addIncoming(ivNext, latch);
+  carried.addIncoming(next, latch);
+
+  b.SetInsertPoint(exit);
+  std::vector<Value> results(op.getResults().begin(), op.getResults().end());
+  carried.bind(*this, results);
+  return success();
+}
+
+LogicalResult Lowering::emitIf(Operation *o) {
+  auto op = cast<scf::IfOp>(o);
+  llvm::Value *cond = scalar(op.getCondition());
+  auto *thenBB = llvm::BasicBlock::Create(ctx, "if.then", fn);
+  auto *elseBB = llvm::BasicBlock::Create(ctx, "if.else", fn);
+  auto *merge = llvm::BasicBlock::Create(ctx, "if.end", fn);
+  b.CreateCondBr(cond, thenBB, elseBB);
+
+  b.SetInsertPoint(thenBB);
+  if (failed(emitBlock(op.getThenRegion().front())))
+    return failure();
+  std::vector<LayoutRef> layouts;
+  std::vector<llvm::Value *> thenRegs, elseRegs;
+  if (op.getNumResults()) {
+    auto y = op.thenYield();
+    layouts = layoutsOf(*this, y.getOperands());
+    std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
+    thenRegs = flatten(vs, layouts);
+  }
+  llvm::BasicBlock *thenEnd = b.GetInsertBlock();
+  b.CreateBr(merge);
+
+  b.SetInsertPoint(elseBB);
+  if (!op.getElseRegion().empty()) {
+    if (failed(emitBlock(op.getElseRegion().front())))
+      return failure();
+    if (op.getNumResults()) {
+      auto y = op.elseYield();
+      std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
+      elseRegs = flatten(vs, layouts);
+    }
+  }
+  llvm::BasicBlock *elseEnd = b.GetInsertBlock();
+  b.CreateBr(merge);
+
+  b.SetInsertPoint(merge);
+  Carried c;
+  c.layouts = layouts;
+  for (auto [t, e] : llvm::zip(thenRegs, elseRegs)) {
+    auto *phi = b.CreatePHI(t->getType(), 2);
+    phi->addIncoming(t, thenEnd);
+    phi->addIncoming(e, elseEnd);
+    c.phis.push_back(phi);
+  }
+  std::vector<Value> results(op.getResults().begin(), op.getResults().end());
+  c.bind(*this, results);
+  return success();
+}
+
+LogicalResult Lowering::emitWhile(Operation *o) {
+  auto op = cast<scf::WhileOp>(o);
+  Carried carried;
+  carried.layouts = layoutsOf(*this, op.getInits());
+  std::vector<Value> inits(op.getInits().begin(), op.getInits().end());
+  std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
+
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  auto *before = llvm::BasicBlock::Create(ctx, "while.before", fn);
+  auto *after = llvm::BasicBlock::Create(ctx, "while.after", fn);
+  auto *exit = llvm::BasicBlock::Create(ctx, "while.exit", fn);
+  b.CreateBr(before);
+  b.SetInsertPoint(before);
+  carried.create(*this, inits, initRegs, pre);
+  std::vector<Value> beforeArgs(op.getBeforeArguments().begin(),
+                                op.getBeforeArguments().end());
+  carried.bind(*this, beforeArgs);
+  if (failed(emitBlock(op.getBefore().front())))
+    return failure();
+  auto cond = op.getConditionOp();
+  llvm::Value *c = scalar(cond.getCondition());
+  // The forwarded values dominate both the after region and the exit.
+  std::vector<Value> fwd(cond.getArgs().begin(), cond.getArgs().end());
+  std::vector<Lowered> fwdVals;
+  for (Value v : fwd)
+    fwdVals.push_back(get(v));
+  b.CreateCondBr(c, after, exit);
+
+  b.SetInsertPoint(after);
+  for (auto [arg, l] : llvm::zip(op.getAfterArguments(), fwdVals))
+    set(arg, l);
+  if (failed(emitBlock(op.getAfter().front())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getAfter().front().getTerminator());
+  std::vector<Value> ys(yield.getOperands().begin(), yield.getOperands().end());
+  std::vector<llvm::Value *> next = flatten(ys, carried.layouts);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  b.CreateBr(before);
+  carried.addIncoming(next, latch);
+
+  b.SetInsertPoint(exit);
+  for (auto [res, l] : llvm::zip(op.getResults(), fwdVals))
+    set(res, l);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// --emit tile-gpu
+//===----------------------------------------------------------------------===//
+
+void tritium::codegen::annotateLayouts(Operation *module, const Lowering &L) {
+  module->walk([&](Operation *op) {
+    std::string text;
+    for (Value r : op->getResults()) {
+      auto it = L.chosen.find(r);
+      if (it == L.chosen.end())
+        continue;
+      text += (text.empty() ? "" : "; ") + it->second->str();
+    }
+    if (!text.empty())
+      op->setAttr("layout", StringAttr::get(op->getContext(), text));
+  });
+}

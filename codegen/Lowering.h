@@ -1,0 +1,170 @@
+//===- Lowering.h - Tile IR to LLVM IR, one thread's view -----------------===//
+//
+// The GPU lowering walks a kernel's tile IR (after the tile-level pipeline)
+// and emits LLVM IR for one thread of a program. Every tensor value gets a
+// distributed layout (codegen/layouts/LinearLayout.h) when it is produced;
+// the thread then holds one LLVM value per register of that layout. Scalars
+// are uniform across the program and are one LLVM value.
+//
+// Ops are lowered by handlers registered per op name, one file per op
+// family (ElementwiseToLLVM, ShapeToLLVM, MemoryToLLVM, ReduceToLLVM,
+// DotToLLVM, DebugToLLVM); control flow and layout conversion live in
+// Lowering.cpp. Target details (special registers, barriers, shuffles,
+// printf) are behind TargetInfo.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_LOWERING_H
+#define TRITIUM_CODEGEN_LOWERING_H
+
+#include "codegen/TargetInfo.h"
+#include "codegen/layouts/LinearLayout.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlir {
+class ModuleOp;
+class RankedTensorType;
+} // namespace mlir
+
+namespace tritium::codegen {
+
+class ModuleAxisInfoRef;
+
+using LayoutRef = std::shared_ptr<const LinearLayout>;
+
+/// One lowered tile IR value: a layout (null for scalars) and the registers
+/// this thread holds, in the layout's register order.
+struct Lowered {
+  LayoutRef layout;
+  std::vector<llvm::Value *> regs;
+  bool isScalar() const { return !layout; }
+};
+
+class Lowering;
+using OpHandler = std::function<mlir::LogicalResult(Lowering &, mlir::Operation *)>;
+using HandlerTable = llvm::StringMap<OpHandler>;
+
+void populateElementwiseHandlers(HandlerTable &t);
+void populateShapeHandlers(HandlerTable &t);
+void populateMemoryHandlers(HandlerTable &t);
+void populateReduceHandlers(HandlerTable &t);
+void populateDotHandlers(HandlerTable &t);
+void populateDebugHandlers(HandlerTable &t);
+
+class Lowering {
+public:
+  Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps);
+
+  llvm::LLVMContext &ctx;
+  llvm::Module &mod;
+  llvm::IRBuilder<> b;
+  TargetInfo &target;
+  unsigned numWarps;
+  llvm::Function *fn = nullptr;
+  /// Bytes of dynamic shared memory the kernel needs (the maximum over the
+  /// conversions, reductions and products that stage through it).
+  unsigned sharedBytes = 0;
+  /// Queries of the axis analysis (may be null: no vectorization).
+  std::function<unsigned(mlir::Value ptr, mlir::Value mask, unsigned dim)>
+      vectorWidthHint;
+
+  /// Lowers `func` into an LLVM kernel of the same name. On failure the
+  /// reason, with the op's location, is in `error`.
+  mlir::LogicalResult lowerKernel(mlir::Operation *func);
+  std::string error;
+
+  // --- values -------------------------------------------------------------
+  Lowered &get(mlir::Value v);
+  llvm::Value *scalar(mlir::Value v); // a scalar operand
+  void set(mlir::Value v, Lowered l);
+  /// `v` in layout `to`: registers are picked when the data is already in
+  /// the thread, cheap producers (ranges, splats, constants and arithmetic
+  /// on them) are recomputed in `to`, anything else moves through shared
+  /// memory.
+  std::vector<llvm::Value *> convert(mlir::Value v, const LinearLayout &to);
+  /// Same for registers without a producer to recompute.
+  std::vector<llvm::Value *> convertRegs(const Lowered &src, llvm::Type *ty,
+                                         const LinearLayout &to);
+  /// The layout a fresh tensor of type `t` gets.
+  LayoutRef defaultLayout(mlir::Type tensorType);
+  LayoutRef share(LinearLayout l) {
+    return std::make_shared<const LinearLayout>(std::move(l));
+  }
+
+  // --- types and constants ---------------------------------------------------
+  llvm::Type *llvmType(mlir::Type scalarOrElement);
+  /// Bytes an element of `t` takes in memory (i1 as one byte).
+  unsigned storeBytes(llvm::Type *t);
+  llvm::Value *i32(int64_t v) { return b.getInt32(uint32_t(v)); }
+
+  // --- thread geometry ---------------------------------------------------------
+  llvm::Value *threadId();
+  llvm::Value *laneId();
+  llvm::Value *warpId();
+  /// The coordinate along `dim` of register `reg` of `l` in this thread (i32).
+  llvm::Value *coord(const LinearLayout &l, unsigned reg, unsigned dim);
+  /// Row-major index of register `reg`'s element (i32).
+  llvm::Value *linearCoord(const LinearLayout &l, unsigned reg);
+  /// True in exactly one thread of each group holding the same elements
+  /// (replicas skip stores and atomics).
+  llvm::Value *isOwner(const LinearLayout &l);
+
+  // --- shared memory and barriers --------------------------------------------
+  void barrier();
+  /// Pointer to element `index` of type `ty` in the staging area, after
+  /// `byteOffset` bytes; reserves the bytes it may touch.
+  llvm::Value *sharedPtr(llvm::Type *ty, llvm::Value *index,
+                         unsigned byteOffset = 0);
+  void reserveShared(unsigned bytes) { sharedBytes = std::max(sharedBytes, bytes); }
+  llvm::Value *loadShared(llvm::Type *ty, llvm::Value *ptr);
+  void storeShared(llvm::Value *v, llvm::Value *ptr);
+  /// Broadcast a value computed by one thread to all (through shared memory).
+  llvm::Value *broadcastFromThread0(llvm::Value *v);
+
+  // --- nested regions (reduce/scan combiners, map_elementwise) ----------------
+  /// Emits the scalar body of `region` with its arguments bound to `args`
+  /// and returns the values its terminator yields.
+  mlir::FailureOr<std::vector<llvm::Value *>>
+  emitScalarRegion(mlir::Region &region, llvm::ArrayRef<llvm::Value *> args);
+
+  mlir::LogicalResult emitBlock(mlir::Block &block);
+  mlir::LogicalResult emitOp(mlir::Operation *op);
+  mlir::LogicalResult fail(mlir::Operation *op, const llvm::Twine &msg);
+
+  /// The layout chosen for each tensor result, recorded for --emit tile-gpu.
+  llvm::DenseMap<mlir::Value, LayoutRef> chosen;
+
+private:
+  llvm::DenseMap<mlir::Value, Lowered> values_;
+  HandlerTable handlers_;
+  llvm::Value *tid_ = nullptr, *lane_ = nullptr, *warp_ = nullptr;
+  llvm::GlobalVariable *smem_ = nullptr;
+  std::vector<llvm::Value *> scalarArgs_;
+
+  mlir::LogicalResult emitFor(mlir::Operation *op);
+  mlir::LogicalResult emitIf(mlir::Operation *op);
+  mlir::LogicalResult emitWhile(mlir::Operation *op);
+  mlir::FailureOr<std::vector<llvm::Value *>>
+  tryRematerialize(mlir::Value v, const LinearLayout &to, int depth);
+  std::vector<llvm::Value *> flatten(llvm::ArrayRef<mlir::Value> vs,
+                                     llvm::ArrayRef<LayoutRef> layouts);
+};
+
+/// Per-register helpers for elementwise handlers.
+llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,
+                                   llvm::ArrayRef<llvm::Value *> operands);
+
+/// Annotates every tensor-producing op of `module` with the layout the
+/// lowering chose (attribute `layout`), for --emit tile-gpu.
+void annotateLayouts(mlir::Operation *module, const Lowering &L);
+
+} // namespace tritium::codegen
+
+#endif

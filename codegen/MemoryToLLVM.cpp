@@ -1,0 +1,415 @@
+//===- MemoryToLLVM.cpp - global loads, stores and atomics ----------------===//
+//
+// A thread moves the registers of its pointer layout in groups of `vec`
+// consecutive elements: vec is the layout's contiguous run, capped at 128
+// bits and at what the axis analysis proves about contiguity, alignment
+// and mask constancy. Masked accesses are predicated PTX (`@p ld...`), so
+// no lane ever touches a masked-off address; stores and atomics run only in
+// the thread that owns an element (replicas skip), and an atomic's old value
+// is shared with the replicas through shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
+
+#include "ir/TileDialect.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/IR/InlineAsm.h"
+
+using namespace mlir;
+using namespace tritium::codegen;
+namespace tile = mlir::tile;
+
+namespace {
+
+std::string cacheSuffix(std::optional<tile::CacheModifier> c, bool load) {
+  if (!c)
+    return "";
+  switch (*c) {
+  case tile::CacheModifier::CA: return load ? ".ca" : "";
+  case tile::CacheModifier::CG: return ".cg";
+  case tile::CacheModifier::CV: return load ? ".cv" : "";
+  case tile::CacheModifier::WB: return load ? "" : ".wb";
+  case tile::CacheModifier::CS: return ".cs";
+  case tile::CacheModifier::WT: return load ? "" : ".wt";
+  }
+  return "";
+}
+
+std::string evictSuffix(std::optional<tile::EvictionPolicy> e) {
+  if (!e)
+    return "";
+  return *e == tile::EvictionPolicy::EvictFirst ? ".L1::evict_first"
+                                                 : ".L1::evict_last";
+}
+
+/// The memory type of an element (i1 is a byte in memory).
+llvm::Type *memElem(Lowering &L, llvm::Type *t) {
+  return t->isIntegerTy(1) ? L.b.getInt8Ty() : t;
+}
+
+struct Words {
+  unsigned bits, count; // PTX register width (8 is carried in 32) and count
+  std::string ptxType() const { return bits == 8 ? "u8" : "b" + std::to_string(bits); }
+  std::string constraint() const {
+    return bits == 64 ? "l" : bits == 16 ? "h" : "r";
+  }
+  llvm::Type *regType(llvm::LLVMContext &c) const {
+    return llvm::IntegerType::get(c, bits == 8 ? 32 : bits);
+  }
+};
+
+Words wordsFor(unsigned totalBits) {
+  if (totalBits >= 32)
+    return totalBits == 64 ? Words{64, 1} : Words{32, totalBits / 32};
+  return Words{totalBits, 1};
+}
+
+/// Pack `vals` (vec elements of type et) into PTX words.
+std::vector<llvm::Value *> pack(Lowering &L, llvm::ArrayRef<llvm::Value *> vals,
+                                llvm::Type *et, const Words &w) {
+  auto &b = L.b;
+  unsigned n = vals.size();
+  llvm::Value *vec = llvm::UndefValue::get(llvm::FixedVectorType::get(et, n));
+  for (unsigned i = 0; i < n; ++i) {
+    llvm::Value *v = vals[i];
+    if (v->getType()->isIntegerTy(1))
+      v = b.CreateZExt(v, et);
+    else if (v->getType()->isPointerTy())
+      v = b.CreatePtrToInt(v, et);
+    vec = b.CreateInsertElement(vec, v, i);
+  }
+  llvm::Type *wt = llvm::IntegerType::get(L.ctx, w.bits);
+  llvm::Value *asWords =
+      b.CreateBitCast(vec, llvm::FixedVectorType::get(wt, w.count));
+  std::vector<llvm::Value *> out;
+  for (unsigned i = 0; i < w.count; ++i) {
+    llvm::Value *x = b.CreateExtractElement(asWords, i);
+    if (w.bits == 8)
+      x = b.CreateZExt(x, b.getInt32Ty());
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::vector<llvm::Value *> unpack(Lowering &L, llvm::ArrayRef<llvm::Value *> words,
+                                  llvm::Type *et, llvm::Type *valueTy,
+                                  unsigned n, const Words &w) {
+  auto &b = L.b;
+  llvm::Type *wt = llvm::IntegerType::get(L.ctx, w.bits);
+  llvm::Value *wv = llvm::UndefValue::get(llvm::FixedVectorType::get(wt, w.count));
+  for (unsigned i = 0; i < w.count; ++i) {
+    llvm::Value *x = words[i];
+    if (w.bits == 8)
+      x = b.CreateTrunc(x, wt);
+    wv = b.CreateInsertElement(wv, x, i);
+  }
+  llvm::Value *vec = b.CreateBitCast(wv, llvm::FixedVectorType::get(et, n));
+  std::vector<llvm::Value *> out;
+  for (unsigned i = 0; i < n; ++i) {
+    llvm::Value *x = b.CreateExtractElement(vec, i);
+    if (valueTy->isIntegerTy(1))
+      x = b.CreateICmpNE(x, llvm::ConstantInt::get(et, 0));
+    else if (valueTy->isPointerTy())
+      x = b.CreateIntToPtr(x, valueTy);
+    out.push_back(x);
+  }
+  return out;
+}
+
+unsigned vectorWidth(Lowering &L, const LinearLayout &layout, Value ptr,
+                     Value mask, llvm::Type *et) {
+  unsigned bits = et->isPointerTy() ? 64 : std::max(8u, unsigned(et->getPrimitiveSizeInBits()));
+  unsigned vec = std::min(layout.contiguousRegs(layout.rank() - 1), 128u / bits);
+  unsigned hint = L.vectorWidthHint ? L.vectorWidthHint(ptr, mask, layout.rank() - 1) : 1;
+  vec = std::min(vec, std::max(1u, hint));
+  while (vec > 1 && (vec & (vec - 1)))
+    vec &= vec - 1;
+  return vec;
+}
+
+llvm::Type *pointeeType(Lowering &L, Value ptr) {
+  Type t = ptr.getType();
+  if (auto r = dyn_cast<RankedTensorType>(t))
+    t = r.getElementType();
+  return L.llvmType(cast<tile::PointerType>(t).getPointeeType());
+}
+
+/// Registers of `v` (tensor in `layout`, or a scalar repeated).
+std::vector<llvm::Value *> regsIn(Lowering &L, Value v, const LayoutRef &layout) {
+  if (!v)
+    return {};
+  if (!layout || !isa<RankedTensorType>(v.getType()))
+    return std::vector<llvm::Value *>(layout ? layout->numRegs() : 1, L.scalar(v));
+  return L.convert(v, *layout);
+}
+
+LogicalResult load(Lowering &L, Operation *o) {
+  auto op = cast<tile::LoadOp>(o);
+  auto &b = L.b;
+  LayoutRef layout = L.get(op.getPtr()).layout; // null: a scalar load
+  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
+  std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
+  std::vector<llvm::Value *> other = regsIn(L, op.getOther(), layout);
+  llvm::Type *vt = pointeeType(L, op.getPtr());
+  llvm::Type *et = memElem(L, vt);
+  if (vt->isPointerTy())
+    et = b.getInt64Ty();
+  unsigned n = ptrs.size();
+  unsigned vec = layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt) : 1;
+  unsigned elemBits = et->getPrimitiveSizeInBits();
+  Words w = wordsFor(vec * elemBits);
+  std::string cache = cacheSuffix(op.getCache(), true) + evictSuffix(op.getEvict());
+  bool plain = mask.empty() && cache.empty() && !op.getIsVolatile();
+  std::vector<llvm::Value *> out;
+  for (unsigned g = 0; g < n; g += vec) {
+    std::vector<llvm::Value *> vals;
+    if (plain) {
+      llvm::Type *lt = vec == 1 ? et : llvm::FixedVectorType::get(et, vec);
+      auto *ld = b.CreateAlignedLoad(lt, ptrs[g], llvm::Align(vec * elemBits / 8));
+      for (unsigned i = 0; i < vec; ++i) {
+        llvm::Value *x = vec == 1 ? (llvm::Value *)ld : b.CreateExtractElement(ld, i);
+        if (vt->isIntegerTy(1))
+          x = b.CreateICmpNE(x, llvm::ConstantInt::get(et, 0));
+        else if (vt->isPointerTy())
+          x = b.CreateIntToPtr(x, vt);
+        vals.push_back(x);
+      }
+    } else {
+      std::string outs, cons;
+      for (unsigned i = 0; i < w.count; ++i) {
+        outs += (i ? ", $" : "$") + std::to_string(i);
+        cons += (i ? ",=" : "=") + w.constraint();
+      }
+      if (w.count > 1)
+        outs = "{" + outs + "}";
+      std::string vsuf = w.count > 1 ? ".v" + std::to_string(w.count) : "";
+      unsigned pIdx = w.count, aIdx = w.count + 1;
+      std::string text = "@$" + std::to_string(pIdx) + " ld" +
+                         (op.getIsVolatile() ? ".volatile" : "") + ".global" +
+                         cache + vsuf + "." + w.ptxType() + " " + outs + ", [$" +
+                         std::to_string(aIdx) + "];";
+      cons += ",b,l";
+      std::vector<llvm::Type *> rts(w.count, w.regType(L.ctx));
+      llvm::Type *rt = w.count == 1 ? rts[0] : llvm::StructType::get(L.ctx, rts);
+      auto *ia = llvm::InlineAsm::get(
+          llvm::FunctionType::get(rt, {b.getInt1Ty(), ptrs[g]->getType()}, false),
+          text, cons, /*hasSideEffects=*/op.getIsVolatile());
+      llvm::Value *pred = mask.empty() ? b.getTrue() : mask[g];
+      llvm::Value *call = b.CreateCall(ia, {pred, ptrs[g]});
+      std::vector<llvm::Value *> words;
+      for (unsigned i = 0; i < w.count; ++i)
+        words.push_back(w.count == 1 ? call : b.CreateExtractValue(call, i));
+      vals = unpack(L, words, et, vt, vec, w);
+      for (unsigned i = 0; i < vec; ++i) {
+        llvm::Value *alt = other.empty() ? llvm::Constant::getNullValue(vt) : other[g + i];
+        if (!mask.empty())
+          vals[i] = b.CreateSelect(mask[g + i], vals[i], alt);
+      }
+    }
+    out.insert(out.end(), vals.begin(), vals.end());
+  }
+  L.set(op, Lowered{layout, out});
+  return success();
+}
+
+LogicalResult store(Lowering &L, Operation *o) {
+  auto op = cast<tile::StoreOp>(o);
+  auto &b = L.b;
+  LayoutRef layout = L.get(op.getPtr()).layout;
+  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
+  std::vector<llvm::Value *> vals = regsIn(L, op.getValue(), layout);
+  std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
+  llvm::Type *vt = pointeeType(L, op.getPtr());
+  llvm::Type *et = vt->isPointerTy() ? b.getInt64Ty() : memElem(L, vt);
+  unsigned n = ptrs.size();
+  unsigned vec = layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt) : 1;
+  Words w = wordsFor(vec * et->getPrimitiveSizeInBits());
+  std::string cache = cacheSuffix(op.getCache(), false) + evictSuffix(op.getEvict());
+  llvm::Value *owner = layout ? L.isOwner(*layout)
+                              : b.CreateICmpEQ(L.threadId(), L.i32(0));
+  for (unsigned g = 0; g < n; g += vec) {
+    if (layout && layout->isReplicaReg(g))
+      continue;
+    llvm::Value *pred = owner;
+    if (!mask.empty())
+      pred = b.CreateAnd(pred, mask[g]);
+    std::vector<llvm::Value *> words =
+        pack(L, llvm::ArrayRef<llvm::Value *>(vals).slice(g, vec), et, w);
+    std::string ins;
+    for (unsigned i = 0; i < w.count; ++i)
+      ins += (i ? ", $" : "$") + std::to_string(i + 2);
+    if (w.count > 1)
+      ins = "{" + ins + "}";
+    std::string vsuf = w.count > 1 ? ".v" + std::to_string(w.count) : "";
+    std::string text = "@$0 st.global" + cache + vsuf + "." + w.ptxType() +
+                       " [$1], " + ins + ";";
+    std::string cons = "b,l";
+    std::vector<llvm::Type *> tys = {b.getInt1Ty(), ptrs[g]->getType()};
+    for (unsigned i = 0; i < w.count; ++i) {
+      cons += "," + w.constraint();
+      tys.push_back(w.regType(L.ctx));
+    }
+    auto *ia = llvm::InlineAsm::get(
+        llvm::FunctionType::get(b.getVoidTy(), tys, false), text, cons, true);
+    std::vector<llvm::Value *> args = {pred, ptrs[g]};
+    args.insert(args.end(), words.begin(), words.end());
+    b.CreateCall(ia, args);
+  }
+  return success();
+}
+
+std::string semScope(tile::MemSemantic sem, tile::MemScope scope) {
+  std::string s;
+  switch (sem) {
+  case tile::MemSemantic::RELAXED: s = ".relaxed"; break;
+  case tile::MemSemantic::ACQUIRE: s = ".acquire"; break;
+  case tile::MemSemantic::RELEASE: s = ".release"; break;
+  case tile::MemSemantic::ACQUIRE_RELEASE: s = ".acq_rel"; break;
+  }
+  switch (scope) {
+  case tile::MemScope::GPU: return s + ".gpu";
+  case tile::MemScope::CTA: return s + ".cta";
+  case tile::MemScope::SYSTEM: return s + ".sys";
+  }
+  return s;
+}
+
+/// Runs `emit(reg, pred)` for each element's owner and gives every thread
+/// the old values: through shared memory when the layout has replicas.
+LogicalResult atomicCommon(
+    Lowering &L, Operation *op, Value ptrV, Value maskV, llvm::Type *vt,
+    const std::function<llvm::Value *(unsigned, llvm::Value *)> &emit) {
+  auto &b = L.b;
+  LayoutRef layout = L.get(ptrV).layout;
+  std::vector<llvm::Value *> mask = regsIn(L, maskV, layout);
+  unsigned n = L.get(ptrV).regs.size();
+  llvm::Value *owner = layout ? L.isOwner(*layout)
+                              : b.CreateICmpEQ(L.threadId(), L.i32(0));
+  std::vector<llvm::Value *> old(n, nullptr);
+  for (unsigned r = 0; r < n; ++r) {
+    if (layout && layout->isReplicaReg(r))
+      continue;
+    llvm::Value *pred = mask.empty() ? owner : b.CreateAnd(owner, mask[r]);
+    old[r] = emit(r, pred);
+  }
+  bool used = !op->getResult(0).use_empty();
+  if (!layout) {
+    L.set(op->getResult(0), Lowered{nullptr, {used ? L.broadcastFromThread0(old[0]) : old[0]}});
+    return success();
+  }
+  for (unsigned r = 0; r < n; ++r)
+    if (!old[r]) // a replica register: the value of its first copy
+      old[r] = old[r & ~layout->replicatedMask(LinearLayout::Reg)];
+  Lowered res{layout, old};
+  bool replicated = layout->replicatedMask(LinearLayout::Lane) ||
+                    layout->replicatedMask(LinearLayout::Warp);
+  if (used && replicated) {
+    // Owners publish the old values; every thread reads its elements.
+    llvm::Type *mt = vt->isIntegerTy(1) ? b.getInt8Ty() : vt;
+    L.reserveShared(unsigned(layout->numElements() * L.storeBytes(mt)));
+    L.barrier();
+    for (unsigned r = 0; r < n; ++r) {
+      if (layout->isReplicaReg(r))
+        continue;
+      llvm::Value *p = L.sharedPtr(mt, L.linearCoord(*layout, r));
+      auto *then = llvm::BasicBlock::Create(L.ctx, "atom.pub", L.fn);
+      auto *cont = llvm::BasicBlock::Create(L.ctx, "atom.pub.done", L.fn);
+      b.CreateCondBr(owner, then, cont);
+      b.SetInsertPoint(then);
+      L.storeShared(old[r], p);
+      b.CreateBr(cont);
+      b.SetInsertPoint(cont);
+    }
+    L.barrier();
+    for (unsigned r = 0; r < n; ++r)
+      res.regs[r] = L.loadShared(vt, L.sharedPtr(mt, L.linearCoord(*layout, r)));
+  }
+  L.set(op->getResult(0), std::move(res));
+  return success();
+}
+
+std::string regConstraint(llvm::Type *t) {
+  if (t->isFloatTy()) return "f";
+  if (t->isDoubleTy()) return "d";
+  if (t->getPrimitiveSizeInBits() == 16) return "h";
+  return t->getPrimitiveSizeInBits() == 64 ? "l" : "r";
+}
+
+LogicalResult atomicRmw(Lowering &L, Operation *o) {
+  auto op = cast<tile::AtomicRMWOp>(o);
+  auto &b = L.b;
+  llvm::Type *vt = pointeeType(L, op.getPtr());
+  unsigned bits = vt->getPrimitiveSizeInBits();
+  bool isFloat = vt->isFloatingPointTy();
+  std::string t, opName;
+  switch (op.getAtomicRmwOp()) {
+  case tile::RMWOp::AND: opName = "and"; t = "b"; break;
+  case tile::RMWOp::OR: opName = "or"; t = "b"; break;
+  case tile::RMWOp::XOR: opName = "xor"; t = "b"; break;
+  case tile::RMWOp::ADD: opName = "add"; t = "u"; break;
+  case tile::RMWOp::FADD: opName = bits == 16 ? "add.noftz" : "add"; t = vt->isBFloatTy() ? "bf" : "f"; break;
+  case tile::RMWOp::MAX: opName = "max"; t = "s"; break;
+  case tile::RMWOp::MIN: opName = "min"; t = "s"; break;
+  case tile::RMWOp::UMAX: opName = "max"; t = "u"; break;
+  case tile::RMWOp::UMIN: opName = "min"; t = "u"; break;
+  case tile::RMWOp::XCHG: opName = "exch"; t = "b"; break;
+  }
+  if ((bits != 32 && bits != 64 && !(isFloat && bits == 16)) || vt->isPointerTy())
+    return L.fail(o, "atomics on this element type are not supported on the GPU yet");
+  std::string type = t + std::to_string(bits);
+  LayoutRef layout = L.get(op.getPtr()).layout;
+  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
+  std::vector<llvm::Value *> vals = regsIn(L, op.getVal(), layout);
+  std::string c = regConstraint(vt);
+  llvm::Type *regTy = bits == 16 ? (llvm::Type *)b.getInt16Ty() : vt;
+  std::string text = "@$3 atom" + semScope(op.getSem(), op.getScope()) +
+                     ".global." + opName + "." + type + " $0, [$1], $2;";
+  auto *ia = llvm::InlineAsm::get(
+      llvm::FunctionType::get(regTy, {ptrs[0]->getType(), regTy, b.getInt1Ty()}, false),
+      text, "=" + c + ",l," + c + ",b", true);
+  return atomicCommon(L, o, op.getPtr(), op.getMask(), vt,
+                      [&](unsigned r, llvm::Value *pred) -> llvm::Value * {
+                        llvm::Value *v = vals[r];
+                        if (bits == 16)
+                          v = b.CreateBitCast(v, regTy);
+                        llvm::Value *res = b.CreateCall(ia, {ptrs[r], v, pred});
+                        return bits == 16 ? b.CreateBitCast(res, vt) : res;
+                      });
+}
+
+LogicalResult atomicCas(Lowering &L, Operation *o) {
+  auto op = cast<tile::AtomicCASOp>(o);
+  auto &b = L.b;
+  llvm::Type *vt = pointeeType(L, op.getPtr());
+  unsigned bits = vt->getPrimitiveSizeInBits();
+  if ((bits != 32 && bits != 64 && bits != 16) || vt->isPointerTy())
+    return L.fail(o, "atomic_cas on this element type is not supported on the GPU yet");
+  LayoutRef layout = L.get(op.getPtr()).layout;
+  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
+  std::vector<llvm::Value *> cmp = regsIn(L, op.getCmp(), layout);
+  std::vector<llvm::Value *> val = regsIn(L, op.getVal(), layout);
+  llvm::Type *it = llvm::IntegerType::get(L.ctx, bits);
+  std::string c = bits == 64 ? "l" : bits == 16 ? "h" : "r";
+  std::string text = "@$4 atom" + semScope(op.getSem(), op.getScope()) +
+                     ".global.cas.b" + std::to_string(bits) + " $0, [$1], $2, $3;";
+  auto *ia = llvm::InlineAsm::get(
+      llvm::FunctionType::get(it, {ptrs[0]->getType(), it, it, b.getInt1Ty()}, false),
+      text, "=" + c + ",l," + c + "," + c + ",b", true);
+  return atomicCommon(L, o, op.getPtr(), Value(), vt,
+                      [&](unsigned r, llvm::Value *pred) -> llvm::Value * {
+                        llvm::Value *res = b.CreateCall(
+                            ia, {ptrs[r], b.CreateBitCast(cmp[r], it),
+                                 b.CreateBitCast(val[r], it), pred});
+                        return b.CreateBitCast(res, vt);
+                      });
+}
+
+} // namespace
+
+void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
+  t["tile.load"] = load;
+  t["tile.store"] = store;
+  t["tile.atomic_rmw"] = atomicRmw;
+  t["tile.atomic_cas"] = atomicCas;
+}

@@ -1,0 +1,126 @@
+//===- Pipeline.cpp - Each GPU target's passes, in order -----------------===//
+//
+// NVIDIA (cuda:80, cuda:90), from the tile IR the frontend's tile-optimize
+// pipeline produced (inline, canonicalize, tile-combine, CSE):
+//   1. layouts + lowering   every tensor value gets a linear layout and the
+//                           kernel becomes LLVM IR for one thread
+//                           (Lowering.cpp and the *ToLLVM.cpp files);
+//                           the chosen layouts are the `tile-gpu` stage
+//   2. libdevice            linked when math functions are called
+//   3. LLVM O3              the standard pipeline with the NVPTX target
+//   4. NVPTX codegen        PTX text
+//   5. ptxas                in the runtime (runtime/cuda/Ptxas), PTX -> cubin
+// TRITIUM_DUMP_IR=1 (or =<kernel name>) prints every stage to stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Pipeline.h"
+
+#include "codegen/Lowering.h"
+#include "codegen/nvidia/Nvidia.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace tritium::codegen;
+
+namespace {
+bool dumpWanted(const std::string &kernel) {
+  const char *e = std::getenv("TRITIUM_DUMP_IR");
+  return e && *e && (std::string(e) == "1" || kernel == e);
+}
+void dump(const std::string &kernel, const char *stage, const std::string &text) {
+  if (dumpWanted(kernel))
+    llvm::errs() << "// ----- " << kernel << ": " << stage << " -----\n"
+                 << text << "\n";
+}
+template <typename T> std::string print(T &x) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  x.print(os, nullptr);
+  return s;
+}
+} // namespace
+
+unsigned tritium::codegen::parseCudaTarget(const std::string &t) {
+  std::string digits;
+  if (t.rfind("cuda:", 0) == 0)
+    digits = t.substr(5);
+  else if (t.rfind("sm_", 0) == 0)
+    digits = t.substr(3);
+  else
+    return 0;
+  if (digits.empty() || digits.size() > 3 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return 0;
+  unsigned cc = std::stoul(digits);
+  return cc >= 70 ? cc : 0;
+}
+
+bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
+                                      const std::string &kernel,
+                                      const CudaCompileOptions &options,
+                                      CudaKernelArtifacts &out,
+                                      std::string &error, CudaStage last) {
+  auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  if (!func) {
+    error = "no kernel named '" + kernel + "' in the module";
+    return false;
+  }
+  unsigned numWarps = options.numWarps;
+  if (!numWarps) {
+    numWarps = 4;
+    if (auto a = func->getAttrOfType<mlir::IntegerAttr>("tile.num_warps"))
+      numWarps = a.getInt();
+  }
+  if (numWarps == 0 || (numWarps & (numWarps - 1)) || numWarps > 32) {
+    error = "num_warps must be a power of two between 1 and 32, got " +
+            std::to_string(numWarps);
+    return false;
+  }
+  out.name = kernel;
+  out.numWarps = numWarps;
+
+  // 1. Layouts and lowering.
+  llvm::LLVMContext ctx;
+  llvm::Module llmod(kernel, ctx);
+  auto target = createNvidiaTargetInfo(options.computeCapability);
+  target->configureModule(llmod);
+  Lowering lowering(llmod, *target, numWarps);
+  if (mlir::failed(lowering.lowerKernel(func))) {
+    error = lowering.error;
+    return false;
+  }
+  out.sharedBytes = lowering.sharedBytes;
+  {
+    mlir::OwningOpRef<mlir::ModuleOp> annotated = module.clone();
+    annotateLayouts(*annotated, lowering);
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    annotated->print(os);
+    out.tileGpu = s;
+  }
+  dump(kernel, "tile-gpu", out.tileGpu);
+  if (last == CudaStage::TileGpu)
+    return true;
+  dump(kernel, "llir (lowered)", print(llmod));
+
+  // 2. libdevice, 3. O3.
+  if (!linkLibdevice(llmod, error) ||
+      !optimizeModule(llmod, options.computeCapability, error))
+    return false;
+  out.llir = print(llmod);
+  dump(kernel, "llir", out.llir);
+  if (last == CudaStage::LLIR)
+    return true;
+
+  // 4. PTX.
+  if (!emitPtx(llmod, options.computeCapability, out.ptx, error))
+    return false;
+  dump(kernel, "ptx", out.ptx);
+  return true;
+}

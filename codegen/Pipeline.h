@@ -1,0 +1,47 @@
+//===- Pipeline.h - Tile IR to PTX for one kernel -------------------------===//
+//
+// The GPU compilation of one specialized kernel, from tile IR (after the
+// tile-level pipeline) to PTX, keeping every intermediate stage so tools
+// and the kernel cache can show or store it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_PIPELINE_H
+#define TRITIUM_CODEGEN_PIPELINE_H
+
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+}
+
+namespace tritium::codegen {
+
+struct CudaCompileOptions {
+  unsigned computeCapability = 90;
+  /// Warps per program; 0 takes the kernel's `tile.num_warps` (default 4).
+  unsigned numWarps = 0;
+};
+
+enum class CudaStage { TileGpu, LLIR, PTX };
+
+struct CudaKernelArtifacts {
+  std::string name;
+  std::string tileGpu; ///< tile IR annotated with the chosen layouts
+  std::string llir;    ///< LLVM IR after libdevice and O3
+  std::string ptx;
+  unsigned numWarps = 4;
+  unsigned sharedBytes = 0; ///< dynamic shared memory per program
+};
+
+/// Compiles `kernel` of `module` up to `last`. On failure returns false
+/// with a message naming the source location when there is one.
+bool compileForCuda(mlir::ModuleOp module, const std::string &kernel,
+                    const CudaCompileOptions &options, CudaKernelArtifacts &out,
+                    std::string &error, CudaStage last = CudaStage::PTX);
+
+/// Parses "cuda:90" / "cuda:80" / "sm_90"; returns 0 if not a CUDA target.
+unsigned parseCudaTarget(const std::string &target);
+
+} // namespace tritium::codegen
+
+#endif

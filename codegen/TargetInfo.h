@@ -1,0 +1,59 @@
+//===- TargetInfo.h - What the lowering asks of a GPU target --------------===//
+//
+// The lowering is written once; everything vendor-specific it needs is a
+// virtual call here: special registers, barriers, warp shuffles, printf and
+// assert, the data layout, and turning the final LLVM module into assembly
+// and a loadable binary. nvidia/ implements it for NVPTX.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_TARGETINFO_H
+#define TRITIUM_CODEGEN_TARGETINFO_H
+
+#include "llvm/IR/IRBuilder.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace tritium::codegen {
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo() = default;
+
+  /// e.g. "cuda:90".
+  virtual std::string name() const = 0;
+  virtual unsigned warpSize() const { return 32; }
+  /// Address spaces of global and shared memory.
+  virtual unsigned globalAddrSpace() const = 0;
+  virtual unsigned sharedAddrSpace() const = 0;
+
+  virtual llvm::Value *threadIdX(llvm::IRBuilder<> &b) = 0;
+  virtual llvm::Value *programId(llvm::IRBuilder<> &b, unsigned axis) = 0;
+  virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) = 0;
+  /// A barrier across the program's threads (with shared memory ordering).
+  virtual void barrier(llvm::IRBuilder<> &b) = 0;
+  /// value from the lane `lane ^ mask` (32-bit values).
+  virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
+                                  unsigned mask) = 0;
+  /// printf(format, args...) on the device.
+  virtual void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
+                      llvm::ArrayRef<llvm::Value *> args) = 0;
+  /// Report a failed assertion and stop the kernel.
+  virtual void assertFail(llvm::IRBuilder<> &b, llvm::StringRef message,
+                          llvm::StringRef file, unsigned line,
+                          llvm::StringRef function) = 0;
+  /// Marks `fn` as a kernel launched with `numThreads` threads.
+  virtual void markKernel(llvm::Function *fn, unsigned numThreads) = 0;
+  /// Triple and data layout for new modules.
+  virtual void configureModule(llvm::Module &m) = 0;
+};
+
+std::unique_ptr<TargetInfo> createNvidiaTargetInfo(unsigned computeCapability);
+
+} // namespace tritium::codegen
+
+#endif

@@ -1,0 +1,270 @@
+//===- NvidiaTarget.cpp - TargetInfo for NVPTX, LLVM IR to PTX ------------===//
+//
+// The NVIDIA side of the lowering (special registers, bar.sync, shfl.sync,
+// vprintf, __assertfail) and the back end: libdevice is linked when the
+// kernel calls __nv_* functions, the module is optimized at O3 with the
+// NVPTX target machine and printed as PTX.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/nvidia/Nvidia.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sys/stat.h>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace tritium::codegen;
+
+namespace {
+
+const char *kTriple = "nvptx64-nvidia-cuda";
+
+class NvidiaTargetInfo : public TargetInfo {
+public:
+  explicit NvidiaTargetInfo(unsigned cc) : cc_(cc) {}
+  std::string name() const override { return "cuda:" + std::to_string(cc_); }
+  unsigned globalAddrSpace() const override { return 1; }
+  unsigned sharedAddrSpace() const override { return 3; }
+
+  llvm::Value *threadIdX(llvm::IRBuilder<> &b) override {
+    return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {});
+  }
+  llvm::Value *programId(llvm::IRBuilder<> &b, unsigned axis) override {
+    static const llvm::Intrinsic::ID ids[] = {
+        llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+        llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+        llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+    return b.CreateIntrinsic(b.getInt32Ty(), ids[axis], {});
+  }
+  llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) override {
+    static const llvm::Intrinsic::ID ids[] = {
+        llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+        llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+        llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+    return b.CreateIntrinsic(b.getInt32Ty(), ids[axis], {});
+  }
+  void barrier(llvm::IRBuilder<> &b) override {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
+                      {b.getInt32(0)});
+  }
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
+                          unsigned mask) override {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {b.getInt32(0xffffffffu), v, b.getInt32(mask),
+                              b.getInt32(0x1f)});
+  }
+  void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
+              llvm::ArrayRef<llvm::Value *> args) override {
+    llvm::Module *m = b.GetInsertBlock()->getModule();
+    auto &ctx = m->getContext();
+    llvm::Value *fmt = b.CreateGlobalString(format, "printf_fmt", 0, m);
+    llvm::Value *buf = llvm::ConstantPointerNull::get(b.getPtrTy());
+    if (!args.empty()) {
+      std::vector<llvm::Type *> tys;
+      for (llvm::Value *a : args)
+        tys.push_back(a->getType());
+      auto *st = llvm::StructType::get(ctx, tys);
+      llvm::IRBuilder<> eb(&b.GetInsertBlock()->getParent()->getEntryBlock(),
+                           b.GetInsertBlock()->getParent()->getEntryBlock().begin());
+      llvm::Value *slot = eb.CreateAlloca(st);
+      for (unsigned i = 0; i < args.size(); ++i)
+        b.CreateStore(args[i], b.CreateStructGEP(st, slot, i));
+      buf = slot;
+    }
+    auto vprintf = m->getOrInsertFunction(
+        "vprintf", llvm::FunctionType::get(b.getInt32Ty(),
+                                           {b.getPtrTy(), b.getPtrTy()}, false));
+    b.CreateCall(vprintf, {fmt, buf});
+  }
+  void assertFail(llvm::IRBuilder<> &b, llvm::StringRef message,
+                  llvm::StringRef file, unsigned line,
+                  llvm::StringRef function) override {
+    llvm::Module *m = b.GetInsertBlock()->getModule();
+    auto fn = m->getOrInsertFunction(
+        "__assertfail",
+        llvm::FunctionType::get(b.getVoidTy(),
+                                {b.getPtrTy(), b.getPtrTy(), b.getInt32Ty(),
+                                 b.getPtrTy(), b.getInt64Ty()},
+                                false));
+    b.CreateCall(fn, {b.CreateGlobalString(message, "assert_msg", 0, m),
+                      b.CreateGlobalString(file, "assert_file", 0, m),
+                      b.getInt32(line),
+                      b.CreateGlobalString(function, "assert_func", 0, m),
+                      b.getInt64(1)});
+  }
+  void markKernel(llvm::Function *fn, unsigned numThreads) override {
+    fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    fn->addFnAttr("nvvm.maxntid", std::to_string(numThreads));
+  }
+  void configureModule(llvm::Module &m) override {
+    llvm::TargetMachine *tm = targetMachine(cc_);
+    m.setTargetTriple(llvm::Triple(kTriple));
+    if (tm)
+      m.setDataLayout(tm->createDataLayout());
+  }
+
+private:
+  unsigned cc_;
+};
+
+bool fileExists(const std::string &p) {
+  struct stat st;
+  return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+} // namespace
+
+std::unique_ptr<TargetInfo>
+tritium::codegen::createNvidiaTargetInfo(unsigned computeCapability) {
+  return std::make_unique<NvidiaTargetInfo>(computeCapability);
+}
+
+llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  static std::mutex mu;
+  static std::map<unsigned, std::unique_ptr<llvm::TargetMachine>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto &tm = cache[cc];
+  if (!tm) {
+    std::string err;
+    llvm::Triple triple(kTriple);
+    const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, err);
+    if (!t)
+      return nullptr;
+    llvm::TargetOptions opts;
+    tm.reset(t->createTargetMachine(triple, "sm_" + std::to_string(cc),
+                                    "+ptx80", opts, std::nullopt, std::nullopt,
+                                    llvm::CodeGenOptLevel::Aggressive));
+  }
+  return tm.get();
+}
+
+std::string tritium::codegen::findLibdevice() {
+  if (const char *e = std::getenv("TRITIUM_LIBDEVICE"))
+    return fileExists(e) ? e : "";
+  std::vector<std::string> roots;
+  for (const char *v : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *e = std::getenv(v))
+      roots.push_back(e);
+  roots.push_back("/usr/local/cuda");
+  roots.push_back("/usr/lib/nvidia-cuda-toolkit");
+  for (const std::string &r : roots) {
+    std::string p = r + "/nvvm/libdevice/libdevice.10.bc";
+    if (fileExists(p))
+      return p;
+  }
+  if (fileExists("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"))
+    return "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc";
+  return "";
+}
+
+bool tritium::codegen::linkLibdevice(llvm::Module &m, std::string &error) {
+  bool needed = false;
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      needed = true;
+  if (!needed)
+    return true;
+  std::string path = findLibdevice();
+  if (path.empty()) {
+    error = "the kernel calls libdevice math functions, but libdevice.10.bc "
+            "was not found (set TRITIUM_LIBDEVICE or CUDA_HOME)";
+    return false;
+  }
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    error = "cannot read " + path;
+    return false;
+  }
+  auto lib = llvm::parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
+  if (!lib) {
+    error = "cannot parse " + path + ": " + llvm::toString(lib.takeError());
+    return false;
+  }
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  if (llvm::Linker::linkModules(m, std::move(*lib),
+                                llvm::Linker::Flags::LinkOnlyNeeded)) {
+    error = "linking libdevice failed";
+    return false;
+  }
+  // Only the kernel is visible outside; libdevice's helpers may be inlined
+  // and dropped.
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  return true;
+}
+
+bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
+                                      std::string &error) {
+  llvm::TargetMachine *tm = targetMachine(cc);
+  if (!tm) {
+    error = "the NVPTX target is not available in this build";
+    return false;
+  }
+  std::string verifyErr;
+  llvm::raw_string_ostream vs(verifyErr);
+  if (llvm::verifyModule(m, &vs)) {
+    error = "internal error: invalid LLVM IR: " + verifyErr;
+    return false;
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
+  return true;
+}
+
+bool tritium::codegen::emitPtx(llvm::Module &m, unsigned cc, std::string &ptx,
+                               std::string &error) {
+  llvm::TargetMachine *tm = targetMachine(cc);
+  if (!tm) {
+    error = "the NVPTX target is not available in this build";
+    return false;
+  }
+  llvm::SmallString<0> out;
+  llvm::raw_svector_ostream os(out);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    error = "the NVPTX target cannot emit assembly";
+    return false;
+  }
+  pm.run(m);
+  ptx = std::string(out.str());
+  return true;
+}

@@ -1,0 +1,504 @@
+//===- CudaDevice.cpp - one CUDA GPU: modules, launches, buffers ----------===//
+//
+// The device singleton (driver init, primary context, attributes), module
+// loading through the driver JIT with its logs, launches with the dynamic
+// shared memory opt-in, and the RAII buffer, event and stream wrappers.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/cuda/CudaDevice.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+namespace tritium::cuda {
+
+namespace {
+
+Error runtimeError(std::string message) {
+  Error e;
+  e.message = std::move(message);
+  e.kind = Error::Runtime;
+  return e;
+}
+
+/// The default per-block limit on dynamic shared memory: larger requests
+/// need CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised first.
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
+
+std::string hexPtr(CUdeviceptr p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)p);
+  return buf;
+}
+
+/// Trims trailing NULs and whitespace the driver leaves in log buffers.
+std::string trimLog(const char *buf, size_t cap) {
+  std::string s(buf, strnlen(buf, cap));
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The device
+//===----------------------------------------------------------------------===//
+
+CudaDevice *CudaDevice::get(std::string *whyNot) {
+  static std::string reason;
+  static CudaDevice *device = []() -> CudaDevice * {
+    std::string why;
+    const CudaDriver *drv = CudaDriver::get(&why);
+    if (!drv) {
+      reason = "CUDA driver not available: " + why;
+      return nullptr;
+    }
+    if (CUresult r = drv->cuInit(0)) {
+      reason = drv->errorText("cuInit", r);
+      return nullptr;
+    }
+    int count = 0;
+    if (CUresult r = drv->cuDeviceGetCount(&count)) {
+      reason = drv->errorText("cuDeviceGetCount", r);
+      return nullptr;
+    }
+    if (count == 0) {
+      reason = "no CUDA device";
+      return nullptr;
+    }
+    int ordinal = 0;
+    if (const char *env = std::getenv("TRITIUM_CUDA_DEVICE"); env && *env) {
+      char *end = nullptr;
+      long v = std::strtol(env, &end, 10);
+      if (*end || v < 0 || v >= count) {
+        reason = "TRITIUM_CUDA_DEVICE=" + std::string(env) +
+                 " is not a device ordinal (this machine has " +
+                 std::to_string(count) + " CUDA device(s))";
+        return nullptr;
+      }
+      ordinal = int(v);
+    }
+
+    auto *dev = new CudaDevice();
+    dev->driver_ = drv;
+    dev->ordinal_ = ordinal;
+    auto fail = [&](const std::string &op, CUresult r) -> CudaDevice * {
+      reason = drv->errorText(op, r);
+      delete dev;
+      return nullptr;
+    };
+    if (CUresult r = drv->cuDeviceGet(&dev->device_, ordinal))
+      return fail("cuDeviceGet", r);
+    char name[256] = {};
+    if (CUresult r = drv->cuDeviceGetName(name, sizeof name - 1, dev->device_))
+      return fail("cuDeviceGetName", r);
+    dev->name_ = name;
+    int major = 0, minor = 0;
+    struct {
+      CUdevice_attribute attr;
+      int *out;
+    } attrs[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &dev->numSMs_},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+         &dev->maxSharedPerBlock_},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+         &dev->maxSharedPerBlockOptin_},
+    };
+    for (auto &a : attrs)
+      if (CUresult r = drv->cuDeviceGetAttribute(a.out, a.attr, dev->device_))
+        return fail("cuDeviceGetAttribute", r);
+    dev->computeCapability_ = major * 10 + minor;
+    // The primary context is shared with the CUDA runtime, so tensors torch
+    // allocated are valid in it and kernels launched here order with its
+    // work on the same streams.
+    if (CUresult r =
+            drv->cuDevicePrimaryCtxRetain(&dev->context_, dev->device_))
+      return fail("cuDevicePrimaryCtxRetain", r);
+    if (auto err = dev->makeCurrent()) {
+      reason = err->message;
+      delete dev;
+      return nullptr;
+    }
+    return dev;
+  }();
+  if (!device && whyNot)
+    *whyNot = reason;
+  return device;
+}
+
+std::string CudaDevice::arch() const {
+  std::string a = "sm_" + std::to_string(computeCapability_);
+  if (computeCapability_ >= 90)
+    a += "a";
+  return a;
+}
+
+Error CudaDevice::error(const std::string &operation, CUresult result) const {
+  return runtimeError(driver_->errorText(operation, result));
+}
+
+std::optional<Error> CudaDevice::makeCurrent() const {
+  CUcontext current = nullptr;
+  if (CUresult r = driver_->cuCtxGetCurrent(&current))
+    return error("cuCtxGetCurrent", r);
+  if (current == context_)
+    return std::nullopt;
+  if (CUresult r = driver_->cuCtxSetCurrent(context_))
+    return error("cuCtxSetCurrent", r);
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+Expected<std::unique_ptr<CudaKernel>>
+CudaDevice::loadModule(const std::string &image, bool isPtx,
+                       const std::string &kernelName) {
+  if (auto err = makeCurrent())
+    return *err;
+  if (image.empty())
+    return runtimeError("cuModuleLoadDataEx(" + kernelName +
+                        "): empty module image");
+  // The driver wants PTX NUL-terminated (std::string's buffer is) and
+  // reports JIT diagnostics only through these log buffers.
+  constexpr size_t kLogBytes = 16 * 1024;
+  std::vector<char> infoLog(kLogBytes, 0), errorLog(kLogBytes, 0);
+  CUjit_option options[] = {
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE};
+  void *values[] = {infoLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
+                    errorLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
+                    reinterpret_cast<void *>(uintptr_t(1))};
+  CUmodule module = nullptr;
+  CUresult r = driver_->cuModuleLoadDataEx(&module, image.c_str(),
+                                           sizeof options / sizeof *options,
+                                           options, values);
+  if (r) {
+    std::string msg =
+        driver_->errorText("cuModuleLoadDataEx(" + kernelName + ")", r);
+    std::string log = trimLog(errorLog.data(), kLogBytes);
+    if (!log.empty())
+      msg += "\n" + log;
+    else if (!isPtx)
+      msg += " (is the cubin built for " + arch() + "?)";
+    return runtimeError(msg);
+  }
+
+  std::unique_ptr<CudaKernel> kernel(new CudaKernel());
+  kernel->device_ = this;
+  kernel->module_ = module; // unloaded by ~CudaKernel from here on
+  kernel->name_ = kernelName;
+  if (isPtx)
+    kernel->jitLog_ = trimLog(infoLog.data(), kLogBytes);
+  if (CUresult r = driver_->cuModuleGetFunction(&kernel->function_, module,
+                                                kernelName.c_str()))
+    return runtimeError(
+        driver_->errorText("cuModuleGetFunction(" + kernelName + ")", r) +
+        " (the module has no kernel named '" + kernelName + "')");
+
+  KernelResources &res = kernel->resources_;
+  struct {
+    CUfunction_attribute attr;
+    int *out;
+  } attrs[] = {
+      {CU_FUNC_ATTRIBUTE_NUM_REGS, &res.numRegs},
+      {CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &res.localBytes},
+      {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &res.staticSharedBytes},
+      {CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &res.constBytes},
+      {CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &res.maxThreadsPerBlock},
+      {CU_FUNC_ATTRIBUTE_PTX_VERSION, &res.ptxVersion},
+      {CU_FUNC_ATTRIBUTE_BINARY_VERSION, &res.binaryVersion},
+  };
+  for (auto &a : attrs)
+    if (CUresult r =
+            driver_->cuFuncGetAttribute(a.out, a.attr, kernel->function_))
+      return error("cuFuncGetAttribute(" + kernelName + ")", r);
+  return kernel;
+}
+
+CudaKernel::~CudaKernel() {
+  if (!module_)
+    return;
+  // Errors are ignored: at process exit the driver may already be shut
+  // down, and the module goes with it.
+  if (!device_->makeCurrent())
+    device_->driver().cuModuleUnload(module_);
+}
+
+//===----------------------------------------------------------------------===//
+// Launch and synchronization
+//===----------------------------------------------------------------------===//
+
+std::optional<Error> CudaDevice::launch(CudaKernel &kernel, unsigned gridX,
+                                        unsigned gridY, unsigned gridZ,
+                                        int numWarps, size_t dynamicSharedBytes,
+                                        void **params, CUstream stream) {
+  const std::string &name = kernel.name();
+  const KernelResources &res = kernel.resources();
+  if (numWarps < 1 || numWarps * 32 > res.maxThreadsPerBlock)
+    return runtimeError(name + ": num_warps=" + std::to_string(numWarps) +
+                        " gives " + std::to_string(numWarps * 32) +
+                        " threads per block; the kernel allows 32 to " +
+                        std::to_string(res.maxThreadsPerBlock) + " (" +
+                        std::to_string(res.numRegs) + " registers per thread)");
+  // Triton launches nothing for an empty grid; so does the driver only
+  // with an error.
+  if (gridX == 0 || gridY == 0 || gridZ == 0)
+    return std::nullopt;
+  if (auto err = makeCurrent())
+    return err;
+
+  size_t totalShared = dynamicSharedBytes + size_t(res.staticSharedBytes);
+  if (totalShared > kDefaultSharedLimit) {
+    if (totalShared > size_t(maxSharedPerBlockOptin_))
+      return runtimeError(name + ": " + std::to_string(dynamicSharedBytes) +
+                          " bytes of dynamic shared memory (+" +
+                          std::to_string(res.staticSharedBytes) +
+                          " static) exceed the device's limit of " +
+                          std::to_string(maxSharedPerBlockOptin_) +
+                          " bytes per block (" + name_ + ")");
+    std::lock_guard<std::mutex> lock(kernel.sharedLimitMutex_);
+    if (!kernel.sharedLimitRaised_) {
+      // Raise the limit to the most the device allows once, rather than to
+      // this launch's need, so later launches never have to change it.
+      int limit = maxSharedPerBlockOptin_ - res.staticSharedBytes;
+      if (CUresult r = driver_->cuFuncSetAttribute(
+              kernel.function(),
+              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, limit))
+        return error("cuFuncSetAttribute(" + name +
+                         ", MAX_DYNAMIC_SHARED_SIZE_BYTES=" +
+                         std::to_string(limit) + ")",
+                     r);
+      kernel.sharedLimitRaised_ = true;
+    }
+  }
+
+  if (CUresult r = driver_->cuLaunchKernel(
+          kernel.function(), gridX, gridY, gridZ, unsigned(numWarps) * 32, 1, 1,
+          unsigned(dynamicSharedBytes), stream, params, nullptr))
+    return error("cuLaunchKernel(" + name + ")", r);
+  return std::nullopt;
+}
+
+std::optional<Error> CudaDevice::synchronize(const std::string &kernelName) {
+  if (auto err = makeCurrent())
+    return err;
+  if (CUresult r = driver_->cuCtxSynchronize())
+    return error(kernelName.empty() ? "cuCtxSynchronize"
+                                    : "cuCtxSynchronize(" + kernelName + ")",
+                 r);
+  return std::nullopt;
+}
+
+std::optional<Error>
+CudaDevice::checkDevicePointer(CUdeviceptr ptr, const std::string &what) const {
+  if (ptr == 0)
+    return std::nullopt;
+  if (auto err = makeCurrent())
+    return err;
+  CUdeviceptr devicePtr = 0;
+  if (CUresult r = driver_->cuPointerGetAttribute(
+          &devicePtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, ptr))
+    return runtimeError(what + ": pointer " + hexPtr(ptr) +
+                        " cannot be accessed from the GPU (a CPU tensor?): " +
+                        driver_->errorText("cuPointerGetAttribute", r));
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+Expected<DeviceBuffer> CudaDevice::allocate(size_t bytes) {
+  if (auto err = makeCurrent())
+    return *err;
+  DeviceBuffer buf;
+  buf.device_ = this;
+  // cuMemAlloc rejects zero bytes; an empty buffer is still useful.
+  if (bytes == 0)
+    return buf;
+  if (CUresult r = driver_->cuMemAlloc(&buf.ptr_, bytes))
+    return error("cuMemAlloc(" + std::to_string(bytes) + " bytes)", r);
+  buf.bytes_ = bytes;
+  return buf;
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : device_(other.device_), ptr_(std::exchange(other.ptr_, 0)),
+      bytes_(std::exchange(other.bytes_, 0)) {}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  if (this != &other) {
+    reset();
+    device_ = other.device_;
+    ptr_ = std::exchange(other.ptr_, 0);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() { reset(); }
+
+void DeviceBuffer::reset() {
+  if (ptr_ && !device_->makeCurrent())
+    device_->driver().cuMemFree(ptr_);
+  ptr_ = 0;
+  bytes_ = 0;
+}
+
+std::optional<Error> DeviceBuffer::copyFromHost(const void *src, size_t bytes,
+                                                size_t offset) {
+  if (offset > bytes_ || bytes > bytes_ - offset)
+    return runtimeError("cuMemcpyHtoD: " + std::to_string(bytes) +
+                        " bytes at offset " + std::to_string(offset) +
+                        " overrun a buffer of " + std::to_string(bytes_) +
+                        " bytes");
+  if (bytes == 0)
+    return std::nullopt;
+  if (auto err = device_->makeCurrent())
+    return err;
+  if (CUresult r = device_->driver().cuMemcpyHtoD(ptr_ + offset, src, bytes))
+    return device_->error("cuMemcpyHtoD", r);
+  return std::nullopt;
+}
+
+std::optional<Error> DeviceBuffer::copyToHost(void *dst, size_t bytes,
+                                              size_t offset) const {
+  if (offset > bytes_ || bytes > bytes_ - offset)
+    return runtimeError("cuMemcpyDtoH: " + std::to_string(bytes) +
+                        " bytes at offset " + std::to_string(offset) +
+                        " overrun a buffer of " + std::to_string(bytes_) +
+                        " bytes");
+  if (bytes == 0)
+    return std::nullopt;
+  if (auto err = device_->makeCurrent())
+    return err;
+  if (CUresult r = device_->driver().cuMemcpyDtoH(dst, ptr_ + offset, bytes))
+    return device_->error("cuMemcpyDtoH", r);
+  return std::nullopt;
+}
+
+std::optional<Error> DeviceBuffer::memset(uint8_t value) {
+  if (bytes_ == 0)
+    return std::nullopt;
+  if (auto err = device_->makeCurrent())
+    return err;
+  if (CUresult r = device_->driver().cuMemsetD8(ptr_, value, bytes_))
+    return device_->error("cuMemsetD8", r);
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Events and streams
+//===----------------------------------------------------------------------===//
+
+Expected<CudaEvent> CudaDevice::createEvent() {
+  if (auto err = makeCurrent())
+    return *err;
+  CudaEvent ev;
+  ev.device_ = this;
+  if (CUresult r = driver_->cuEventCreate(&ev.event_, CU_EVENT_DEFAULT))
+    return error("cuEventCreate", r);
+  return ev;
+}
+
+CudaEvent::CudaEvent(CudaEvent &&other) noexcept
+    : device_(other.device_), event_(std::exchange(other.event_, nullptr)) {}
+
+CudaEvent &CudaEvent::operator=(CudaEvent &&other) noexcept {
+  if (this != &other) {
+    CudaEvent old(std::move(*this));
+    device_ = other.device_;
+    event_ = std::exchange(other.event_, nullptr);
+  }
+  return *this;
+}
+
+CudaEvent::~CudaEvent() {
+  if (event_ && !device_->makeCurrent())
+    device_->driver().cuEventDestroy(event_);
+  event_ = nullptr;
+}
+
+std::optional<Error> CudaEvent::record(CUstream stream) {
+  if (!event_)
+    return runtimeError("cuEventRecord: no event");
+  if (auto err = device_->makeCurrent())
+    return err;
+  if (CUresult r = device_->driver().cuEventRecord(event_, stream))
+    return device_->error("cuEventRecord", r);
+  return std::nullopt;
+}
+
+std::optional<Error> CudaEvent::synchronize() {
+  if (!event_)
+    return runtimeError("cuEventSynchronize: no event");
+  if (auto err = device_->makeCurrent())
+    return err;
+  if (CUresult r = device_->driver().cuEventSynchronize(event_))
+    return device_->error("cuEventSynchronize", r);
+  return std::nullopt;
+}
+
+Expected<float> CudaEvent::elapsedMs(const CudaEvent &start,
+                                     const CudaEvent &end) {
+  if (!start.event_ || !end.event_)
+    return runtimeError("cuEventElapsedTime: no event");
+  CudaDevice *dev = end.device_;
+  if (auto err = dev->makeCurrent())
+    return *err;
+  if (CUresult r = dev->driver().cuEventSynchronize(end.event_))
+    return dev->error("cuEventSynchronize", r);
+  float ms = 0;
+  if (CUresult r =
+          dev->driver().cuEventElapsedTime(&ms, start.event_, end.event_))
+    return dev->error("cuEventElapsedTime", r);
+  return ms;
+}
+
+Expected<CudaStream> CudaDevice::createStream() {
+  if (auto err = makeCurrent())
+    return *err;
+  CudaStream s;
+  s.device_ = this;
+  if (CUresult r = driver_->cuStreamCreate(&s.stream_, CU_STREAM_NON_BLOCKING))
+    return error("cuStreamCreate", r);
+  return s;
+}
+
+CudaStream::CudaStream(CudaStream &&other) noexcept
+    : device_(other.device_), stream_(std::exchange(other.stream_, nullptr)) {}
+
+CudaStream &CudaStream::operator=(CudaStream &&other) noexcept {
+  if (this != &other) {
+    CudaStream old(std::move(*this));
+    device_ = other.device_;
+    stream_ = std::exchange(other.stream_, nullptr);
+  }
+  return *this;
+}
+
+CudaStream::~CudaStream() {
+  if (stream_ && !device_->makeCurrent())
+    device_->driver().cuStreamDestroy(stream_);
+  stream_ = nullptr;
+}
+
+std::optional<Error> CudaStream::synchronize() {
+  if (!stream_)
+    return runtimeError("cuStreamSynchronize: no stream");
+  if (auto err = device_->makeCurrent())
+    return err;
+  if (CUresult r = device_->driver().cuStreamSynchronize(stream_))
+    return device_->error("cuStreamSynchronize", r);
+  return std::nullopt;
+}
+
+} // namespace tritium::cuda

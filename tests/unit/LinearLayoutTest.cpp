@@ -1,0 +1,144 @@
+//===- LinearLayoutTest.cpp - the layout algebra of codegen ---------------===//
+//
+// Layouts are checked by enumeration: every (register, lane, warp) is mapped
+// and the resulting element sets are compared with what Triton's blocked
+// layouts, slices, broadcasts and reshapes must hold.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/layouts/LinearLayout.h"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+using namespace tritium::codegen;
+
+namespace {
+/// element -> number of (reg, lane, warp) holding it.
+std::map<Coord, int> coverage(const LinearLayout &l) {
+  std::map<Coord, int> m;
+  for (unsigned w = 0; w < l.numWarps(); ++w)
+    for (unsigned t = 0; t < l.numLanes(); ++t)
+      for (unsigned r = 0; r < l.numRegs(); ++r)
+        ++m[l.apply(r, t, w)];
+  return m;
+}
+} // namespace
+
+TEST_CASE("blocked layout places elements like Triton's", "[layout]") {
+  // sizePerThread [1,4], threadsPerWarp [8,4], warpsPerCTA [2,2], order [1,0]
+  // on a 32x32 tile: the CTA covers 16x32, so dim 0 repeats twice.
+  auto l = LinearLayout::blocked({32, 32}, {1, 4}, {8, 4}, {2, 2}, {1, 0});
+  CHECK(l.numRegs() == 8);
+  CHECK(l.numLanes() == 32);
+  CHECK(l.numWarps() == 4);
+  CHECK(l.apply(0, 0, 0) == Coord{0, 0});
+  CHECK(l.apply(3, 0, 0) == Coord{0, 3});
+  CHECK(l.apply(0, 1, 0) == Coord{0, 4});  // lane 1: next 4 columns
+  CHECK(l.apply(0, 4, 0) == Coord{1, 0});  // lane 4: next row
+  CHECK(l.apply(0, 0, 1) == Coord{0, 16}); // warp 1: right half
+  CHECK(l.apply(0, 0, 2) == Coord{8, 0});  // warp 2: rows 8..15
+  CHECK(l.apply(4, 0, 0) == Coord{16, 0}); // the repeat
+  auto cov = coverage(l);
+  CHECK(cov.size() == 32 * 32);
+  for (auto &[c, n] : cov)
+    CHECK(n == 1);
+  CHECK(l.contiguousRegs(1) == 4);
+  CHECK(l.replicatedMask(LinearLayout::Lane) == 0);
+}
+
+TEST_CASE("a tile smaller than the CTA is replicated", "[layout]") {
+  auto l = LinearLayout::defaultFor({16}, 4, 32);
+  auto cov = coverage(l);
+  CHECK(cov.size() == 16);
+  for (auto &[c, n] : cov)
+    CHECK(n == 128 * int(l.numRegs()) / 16);
+  CHECK(l.replicatedMask(LinearLayout::Warp) == 3);
+}
+
+TEST_CASE("default layouts cover every element once when large enough",
+          "[layout]") {
+  for (auto shape : std::vector<std::vector<int64_t>>{
+           {1024}, {64, 64}, {128, 32}, {2, 8, 64}, {1, 512}, {512, 1}})
+    for (unsigned warps : {1u, 4u, 8u}) {
+      auto l = LinearLayout::defaultFor(shape, warps, 32);
+      auto cov = coverage(l);
+      int64_t n = l.numElements();
+      CHECK(int64_t(cov.size()) == n);
+      int copies = int(l.numRegs() * l.numLanes() * l.numWarps() / n);
+      for (auto &[c, k] : cov)
+        CHECK(k == copies);
+    }
+}
+
+TEST_CASE("slice drops the reduced axis and its registers", "[layout]") {
+  auto l = LinearLayout::defaultFor({64, 64}, 4, 32);
+  auto s = l.sliceDim(1);
+  CHECK(s.shape() == std::vector<int64_t>{64});
+  std::set<Coord> held;
+  for (unsigned w = 0; w < s.numWarps(); ++w)
+    for (unsigned t = 0; t < s.numLanes(); ++t)
+      for (unsigned r = 0; r < s.numRegs(); ++r)
+        held.insert(s.apply(r, t, w));
+  CHECK(held.size() == 64);
+  // Each kept register is the source register with the axis bits cleared,
+  // and holds the same row.
+  auto kept = l.sliceKeptRegs(1);
+  REQUIRE(kept.size() == s.numRegs());
+  for (unsigned i = 0; i < kept.size(); ++i) {
+    CHECK(l.applyOne(LinearLayout::Reg, kept[i])[1] == 0);
+    CHECK(l.applyOne(LinearLayout::Reg, kept[i])[0] ==
+          s.applyOne(LinearLayout::Reg, i)[0]);
+  }
+}
+
+TEST_CASE("a reduction broadcast back needs no data movement", "[layout]") {
+  auto l = LinearLayout::defaultFor({64, 64}, 4, 32);
+  auto back = l.sliceDim(1).expandDim(1);
+  auto map = LinearLayout::threadLocalMap(back, l);
+  REQUIRE(map);
+  for (unsigned r = 0; r < l.numRegs(); ++r)
+    CHECK(back.applyOne(LinearLayout::Reg, (*map)[r])[0] ==
+          l.applyOne(LinearLayout::Reg, r)[0]);
+  // A transposed layout is not reachable inside the thread.
+  auto t = LinearLayout::defaultFor({64, 64}, 4, 32).transpose({1, 0});
+  CHECK_FALSE(LinearLayout::threadLocalMap(t, l));
+}
+
+TEST_CASE("broadcastTo fills replicated lanes before registers", "[layout]") {
+  auto row = LinearLayout::defaultFor({32}, 4, 32).expandDim(0); // [1, 32]
+  auto b = row.broadcastTo({16, 32});
+  auto cov = coverage(b);
+  CHECK(cov.size() == 16 * 32);
+  REQUIRE(LinearLayout::threadLocalMap(row, b));
+}
+
+TEST_CASE("reshape and transpose keep each element with its thread",
+          "[layout]") {
+  auto l = LinearLayout::defaultFor({16, 64}, 4, 32);
+  auto r = l.reshape({1024});
+  auto t = l.transpose({1, 0});
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned lane = 0; lane < 32; ++lane)
+      for (unsigned reg = 0; reg < l.numRegs(); ++reg) {
+        Coord c = l.apply(reg, lane, w);
+        CHECK(r.apply(reg, lane, w) == Coord{c[0] * 64 + c[1]});
+        CHECK(t.apply(reg, lane, w) == Coord{c[1], c[0]});
+      }
+}
+
+TEST_CASE("axisInThread puts a whole axis in each thread", "[layout]") {
+  auto l = LinearLayout::axisInThread({8, 32}, 1, 4);
+  for (int k : {1, 2})
+    for (const Coord &c : l.bases(LinearLayout::InDim(k)))
+      CHECK(c[1] == 0);
+  auto cov = coverage(l);
+  CHECK(cov.size() == 8 * 32);
+}
+
+TEST_CASE("linear index round trip", "[layout]") {
+  std::vector<int64_t> shape = {4, 8, 2};
+  for (int64_t i = 0; i < 64; ++i)
+    CHECK(linearIndex(delinearize(i, shape), shape) == i);
+}
