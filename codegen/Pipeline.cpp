@@ -2,7 +2,9 @@
 //
 // NVIDIA (cuda:80, cuda:90), from the tile IR the frontend's tile-optimize
 // pipeline produced (inline, canonicalize, tile-combine, CSE):
-//   1. layouts + lowering   every tensor value gets a linear layout and the
+//   1. axis analysis        contiguity/divisibility/constancy (ir/analysis)
+//                           bound the vector width of each global access
+//      layouts + lowering   every tensor value gets a linear layout and the
 //                           kernel becomes LLVM IR for one thread
 //                           (Lowering.cpp and the *ToLLVM.cpp files);
 //                           the chosen layouts are the `tile-gpu` stage
@@ -17,6 +19,7 @@
 
 #include "codegen/Lowering.h"
 #include "codegen/nvidia/Nvidia.h"
+#include "ir/analysis/AxisInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -91,18 +94,25 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   auto target = createNvidiaTargetInfo(options.computeCapability);
   target->configureModule(llmod);
   Lowering lowering(llmod, *target, numWarps);
+  // Vector widths of global accesses come from the axis analysis.
+  mlir::tile::ModuleAxisInfo axis(module);
+  lowering.vectorWidthHint = [&axis](mlir::Value ptr, mlir::Value mask,
+                                     unsigned dim) {
+    return axis.getVectorWidth(ptr, mask, dim);
+  };
   if (mlir::failed(lowering.lowerKernel(func))) {
     error = lowering.error;
     return false;
   }
   out.sharedBytes = lowering.sharedBytes;
   {
-    mlir::OwningOpRef<mlir::ModuleOp> annotated = module.clone();
-    annotateLayouts(*annotated, lowering);
+    // The layouts ride on the ops as `layout` attributes while printing.
+    annotateLayouts(module, lowering);
     std::string s;
     llvm::raw_string_ostream os(s);
-    annotated->print(os);
+    module.print(os);
     out.tileGpu = s;
+    module.walk([](mlir::Operation *op) { op->removeAttr("layout"); });
   }
   dump(kernel, "tile-gpu", out.tileGpu);
   if (last == CudaStage::TileGpu)

@@ -12,6 +12,7 @@
 #include "runtime/Tritium.h"
 
 #include "interpreter/Interpreter.h"
+#include "runtime/CudaLaunch.h"
 #include "runtime/KernelSource.h"
 #include "runtime/Specialize.h"
 
@@ -62,6 +63,8 @@ float tritium::fromHalf(uint16_t bits) { return rt::halfToFloat(bits); }
 uint16_t tritium::toBf16(float f) { return rt::floatToBf16(f); }
 float tritium::fromBf16(uint16_t bits) { return rt::bf16ToFloat(bits); }
 
+bool tritium::cudaAvailable(std::string *why) { return rt::cudaAvailable(why); }
+
 Arg tritium::buffer(void *data, size_t bytes, DType dtype) {
   Arg a;
   a.kind = Arg::Buffer;
@@ -106,6 +109,7 @@ std::string kindName(const Arg &a) {
 struct Specialization {
   rt::CompiledKernel compiled;
   std::unique_ptr<interp::Kernel> kernel;
+  std::shared_ptr<rt::CudaCompiled> gpu; // compiled on the first GPU launch
 };
 } // namespace
 
@@ -342,6 +346,26 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     return spec.error();
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return std::nullopt; // an empty grid runs nothing, as in Triton
+  if (options.device == Device::Cuda) {
+    Specialization &sp = **spec;
+    if (!sp.gpu) {
+      auto compiled = rt::compileForCudaDevice(*sp.compiled.module, state_->src.kernel,
+                                               options.numWarps, options.numStages);
+      if (!compiled)
+        return compiled.error();
+      sp.gpu = *compiled;
+    }
+    std::vector<Arg> gargs;
+    std::vector<std::string> names;
+    for (size_t k = 0; k < bound.size(); ++k) {
+      const Arg &a = bound[k];
+      if (a.kind == Arg::Int && a.specialize && rt::foldsAsOne(a.i, a.isUnsigned))
+        continue;
+      gargs.push_back(a);
+      names.push_back(state_->src.params[state_->runtime[k]].name);
+    }
+    return rt::launchCuda(*sp.gpu, grid, gargs, names);
+  }
   std::vector<interp::Arg> iargs;
   for (size_t k = 0; k < bound.size(); ++k) {
     const Arg &a = bound[k];

@@ -203,7 +203,15 @@ struct Grid {
   int64_t x = 1, y = 1, z = 1;
 };
 
+/// Where a launch runs: the CPU interpreter (host buffers) or the CUDA GPU
+/// (buffers hold device pointers in Arg::data).
+enum class Device { Interpreter, Cuda };
+
+/// Whether a CUDA GPU can run kernels; `why` says why not.
+bool cudaAvailable(std::string *why = nullptr);
+
 struct LaunchOptions {
+  Device device = Device::Interpreter;
   int numWarps = 4;  // part of the cache key; the interpreter ignores it
   int numStages = 3; // likewise
   /// Run programs one after another in program-id order (reproducible

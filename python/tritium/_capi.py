@@ -59,7 +59,12 @@ class Arg(ctypes.Structure):
 class LaunchOptions(ctypes.Structure):
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
                 ("num_ctas", ctypes.c_int), ("maxnreg", ctypes.c_int),
-                ("deterministic", ctypes.c_int), ("threads", ctypes.c_int)]
+                ("deterministic", ctypes.c_int), ("threads", ctypes.c_int),
+                ("device", ctypes.c_int)]
+
+
+DEVICE_INTERPRETER = 0
+DEVICE_CUDA = 1
 
 
 # A Compiler and its kernels are not thread-safe: every call that compiles
@@ -110,6 +115,7 @@ def _declare(lib):
         "tritium_kernel_launch": (
             c.c_int, [c.c_void_p, c.POINTER(c.c_int64), c.POINTER(Arg),
                       c.c_size_t, c.POINTER(LaunchOptions)]),
+        "tritium_cuda_available": (c.c_int, []),
         "tritium_kernel_warmup": (
             c.c_int, [c.c_void_p, c.POINTER(Arg), c.c_size_t,
                       c.POINTER(LaunchOptions), c.POINTER(c.c_char_p)]),
@@ -118,6 +124,25 @@ def _declare(lib):
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
+
+
+_cuda = None
+
+
+def cuda_available():
+    """(True, "") when kernels can run on a CUDA GPU, else (False, why).
+    TRITIUM_INTERPRET=1 or TRITON_INTERPRET=1 force the interpreter."""
+    global _cuda
+    if _cuda is None:
+        forced = [v for v in ("TRITIUM_INTERPRET", "TRITON_INTERPRET")
+                  if os.environ.get(v, "0") not in ("", "0")]
+        if forced:
+            _cuda = (False, "%s=1 forces the interpreter" % forced[0])
+        else:
+            with lock:
+                ok = lib().tritium_cuda_available()
+                _cuda = (bool(ok), "" if ok else last_error())
+    return _cuda
 
 
 def lib():

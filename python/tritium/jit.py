@@ -16,6 +16,7 @@ import operator
 import os
 import struct
 import sys
+import threading
 
 from . import _capi
 from .errors import CompilationError, InterpreterError, UnknownArgumentError
@@ -64,7 +65,7 @@ def _layout_matches():
     arg, buf = _capi.Arg, _capi._Buffer
     return (ctypes.sizeof(arg) == 32 and arg.value.offset == 8
             and buf.bytes.offset == 8 and buf.dtype.offset == 16
-            and ctypes.sizeof(_capi.LaunchOptions) == 24)
+            and ctypes.sizeof(_capi.LaunchOptions) == 28)
 
 
 _FAST_LAYOUT = _layout_matches()
@@ -155,6 +156,10 @@ _PLAIN_TYPES = (int, float, bool, str, type(None))
 def _is_constexpr_annotation(annotation):
     if annotation is core.constexpr:
         return True
+    # Triton's own tl.constexpr, when a kernel written for Triton is
+    # wrapped with tritium.jit in the same process.
+    if isinstance(annotation, type) and annotation.__name__ == "constexpr":
+        return True
     return (isinstance(annotation, str)
             and annotation.strip().split(".")[-1] == "constexpr")
 
@@ -173,16 +178,75 @@ def _extent(shape, strides, itemsize):
     return -(-span // itemsize) * itemsize
 
 
+class _LaunchState(threading.local):
+    """Where the tensors of the launch being packed live. CUDA tensors run
+    on the GPU when one is usable; otherwise each is copied to the host,
+    the interpreter runs, and the results are copied back."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.device = None  # None, "cpu" or "cuda"
+        self.first = None
+        self.copies = []
+
+    def note(self, name, device):
+        if self.device is None:
+            self.device, self.first = device, name
+        elif self.device != device:
+            raise ValueError(
+                "argument '%s' is on %s but argument '%s' is on %s; pass all "
+                "tensors on one device" % (name, device, self.first,
+                                            self.device))
+
+    def cuda_tensor(self, name, value):
+        self.note(name, "cuda")
+        ok, why = _capi.cuda_available()
+        if ok:
+            return value
+        if not all(hasattr(value, a) for a in ("detach", "copy_")):
+            raise TypeError(
+                "argument '%s': a cuda tensor, but no CUDA GPU is usable (%s) "
+                "and it cannot be copied to the host" % (name, why))
+        host = value.detach().cpu()
+        self.copies.append((value, host))
+        return host
+
+    def finish(self):
+        """Copies interpreted results back to their CUDA tensors."""
+        copies, self.copies = self.copies, []
+        for dev, host in copies:
+            dev.copy_(host)
+
+    def use_gpu(self):
+        return self.device == "cuda" and not self.copies
+
+
+_launch_state = _LaunchState()
+
+
+def _with_device(options, device):
+    """Packed launch options with the `device` field set."""
+    o = _capi.LaunchOptions.from_buffer_copy(options)
+    o.device = device
+    return bytes(o)
+
+
 def _buffer(name, value):
     """(data pointer, bytes, dtype) of an array-like, or None."""
     if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
         device = getattr(value, "device", None)
         device_type = getattr(device, "type", device)
         if device_type is not None and str(device_type) != "cpu":
-            raise TypeError(
-                "argument '%s': a tensor on device '%s'; tritium runs "
-                "kernels on the CPU interpreter, so pass CPU tensors"
-                % (name, device_type))
+            if str(device_type) != "cuda":
+                raise TypeError(
+                    "argument '%s': a tensor on device '%s'; tritium runs "
+                    "kernels on CUDA GPUs and on the CPU interpreter"
+                    % (name, device_type))
+            value = _launch_state.cuda_tensor(name, value)
+        else:
+            _launch_state.note(name, "cpu")
         dname = str(value.dtype).rsplit(".", 1)[-1]
         dt = _TORCH.get(dname)
         if dt is None:
@@ -637,10 +701,16 @@ class JITFunction(KernelInterface):
             kernel = self.compile(dict(zip(self.arg_names, values)), debug)
         packers = _PACKERS
         packed = []
+        state = _launch_state
+        state.reset()
         for value, (name, flags) in zip(self._get_runtime(values),
                                         self._runtime):
             packer = packers.get(type(value)) or _packer(type(value))
             packed.append(packer(name, value, flags))
+        if state.device == "cuda":
+            options = _with_device(options, _capi.DEVICE_CUDA
+                                   if state.use_gpu()
+                                   else _capi.DEVICE_INTERPRETER)
         if callable(grid):
             grid = grid(dict(zip(self.arg_names, values)))
         cgrid = None
@@ -662,7 +732,10 @@ class JITFunction(KernelInterface):
             status = launch(kernel.handle, cgrid, b"".join(packed),
                             len(packed), options)
             if status:
+                state.copies = []
                 _raise_status(status, _capi.last_error())
+        if state.copies:
+            state.finish()
         return None
 
     def run(self, *args, grid=None, warmup=False, **kwargs):
@@ -677,8 +750,12 @@ class JITFunction(KernelInterface):
         """The general path of ``run``."""
         bound, options = self.bind(args, kwargs)
         kernel = self.compile(bound, options["debug"])
+        state = _launch_state
+        state.reset()
         array, nargs = self._args(bound)
         opts = self._options(options)
+        if state.use_gpu():
+            opts.device = _capi.DEVICE_CUDA
         lib = _capi.lib()
         if warmup:
             sig = ctypes.c_char_p()
@@ -702,7 +779,10 @@ class JITFunction(KernelInterface):
                                                nargs, ctypes.byref(opts))
             message = _capi.last_error() if status else ""
         if status:
+            state.copies = []
             _raise_status(status, message)
+        if state.copies:
+            state.finish()
         return None
 
     def warmup(self, *args, grid=None, **kwargs):

@@ -129,6 +129,8 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
     opts.numStages = o->num_stages;
     opts.deterministic = o->deterministic != 0;
     opts.threads = o->threads;
+    opts.device = o->device == TRITIUM_DEVICE_CUDA ? tritium::Device::Cuda
+                                                   : tritium::Device::Interpreter;
   }
   return opts;
 }
@@ -151,6 +153,10 @@ tritium_status checkOptions(const tritium_launch_options *o) {
   if (o->threads < 0)
     return fail(TRITIUM_ERROR_ARGUMENT,
                 "threads must be >= 0, got " + std::to_string(o->threads));
+  if (o->device != TRITIUM_DEVICE_INTERPRETER && o->device != TRITIUM_DEVICE_CUDA)
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                "device must be 0 (interpreter) or 1 (cuda), got " +
+                    std::to_string(o->device));
   return TRITIUM_OK;
 }
 } // namespace
@@ -272,6 +278,14 @@ size_t tritium_kernel_num_compiles(const tritium_kernel *kernel) {
   return kernel ? kernel->kernel.numCompiles() : 0;
 }
 
+int tritium_cuda_available(void) {
+  std::string why;
+  if (tritium::cudaAvailable(&why))
+    return 1;
+  fail(TRITIUM_ERROR_RUNTIME, why);
+  return 0;
+}
+
 tritium_launch_options tritium_launch_options_default(void) {
   tritium_launch_options o;
   o.num_warps = 4;
@@ -280,6 +294,7 @@ tritium_launch_options tritium_launch_options_default(void) {
   o.maxnreg = 0;
   o.deterministic = 0;
   o.threads = 0;
+  o.device = TRITIUM_DEVICE_INTERPRETER;
   return o;
 }
 

@@ -194,7 +194,17 @@ typedef struct tritium_launch_options {
   int maxnreg;       /* accepted, ignored (0: none) */
   int deterministic; /* run programs one after another in program-id order */
   int threads;       /* worker threads (0: OpenMP's default) */
+  int device;        /* a tritium_device: where the kernel runs */
 } tritium_launch_options;
+
+typedef enum tritium_device {
+  TRITIUM_DEVICE_INTERPRETER = 0, /* the CPU; buffers are host memory */
+  TRITIUM_DEVICE_CUDA = 1 /* the CUDA GPU; buffer data are device pointers */
+} tritium_device;
+
+/* 1 when a CUDA GPU can run kernels; otherwise 0, and tritium_last_error()
+   says why (no driver, no device). */
+TRITIUM_API int tritium_cuda_available(void);
 
 /* num_warps 4, num_stages 3, num_ctas 1, the rest 0. */
 TRITIUM_API tritium_launch_options tritium_launch_options_default(void);

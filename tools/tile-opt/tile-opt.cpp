@@ -10,11 +10,17 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+namespace mlir::tile {
+/// The analysis printer of tests/ir/axis-info.mlir (TestPrintAxisInfo.cpp).
+void registerTestPrintAxisInfoPass();
+} // namespace mlir::tile
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tile::registerTileDialects(registry);
   mlir::registerTransformsPasses();
   mlir::tile::registerTilePassesAndPipelines();
+  mlir::tile::registerTestPrintAxisInfoPass();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

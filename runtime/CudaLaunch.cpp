@@ -1,0 +1,231 @@
+//===- CudaLaunch.cpp - specialized kernels on an NVIDIA GPU --------------===//
+//
+// Cache key: the optimized tile IR with locations (it fixes source,
+// constexprs and specialization), the options, the device's architecture
+// and the compiler version. An entry holds every stage (tile-gpu IR, LLVM
+// IR, PTX, cubin) and the launch metadata (warps, dynamic shared memory,
+// parameter kinds).
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/CudaLaunch.h"
+
+#include "codegen/Pipeline.h"
+#include "ir/TileDialect.h"
+#include "runtime/KernelCache.h"
+#include "runtime/cuda/CudaDevice.h"
+#include "runtime/cuda/Ptxas.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <mutex>
+
+using namespace tritium;
+using namespace tritium::rt;
+
+namespace tritium::rt {
+struct CudaCompiled {
+  std::string name;
+  std::unique_ptr<cuda::CudaKernel> kernel;
+  unsigned numWarps = 4;
+  unsigned sharedBytes = 0;
+  /// One letter per LLVM parameter: p pointer, b i1, i i32, l i64, f fp32,
+  /// d fp64, h fp16, B bf16.
+  std::string paramKinds;
+  bool fromCache = false;
+  cuda::PtxasReport ptxas;
+};
+} // namespace tritium::rt
+
+namespace {
+const char *kCompilerVersion = "tritium-codegen-1";
+
+std::string kindsOf(mlir::func::FuncOp f) {
+  std::string k;
+  for (mlir::Type t : f.getArgumentTypes()) {
+    if (mlir::isa<mlir::tile::PointerType>(t))
+      k += 'p';
+    else if (t.isInteger(1))
+      k += 'b';
+    else if (t.isInteger(32))
+      k += 'i';
+    else if (t.isInteger(64))
+      k += 'l';
+    else if (t.isF32())
+      k += 'f';
+    else if (t.isF64())
+      k += 'd';
+    else if (t.isF16())
+      k += 'h';
+    else if (t.isBF16())
+      k += 'B';
+    else if (t.isInteger(8))
+      k += 'c';
+    else if (t.isInteger(16))
+      k += 's';
+    else
+      k += '?';
+  }
+  return k;
+}
+} // namespace
+
+bool tritium::rt::cudaAvailable(std::string *why) {
+  return cuda::CudaDevice::get(why) != nullptr;
+}
+
+Expected<std::shared_ptr<CudaCompiled>>
+tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
+                                  unsigned numWarps, unsigned numStages) {
+  std::string why;
+  cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
+  if (!dev)
+    return Error{"no CUDA device: " + why, Error::Runtime};
+  unsigned cc = dev->computeCapability();
+  std::string arch = dev->arch();
+  auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  if (!func)
+    return Error{"no kernel '" + kernel + "' in the compiled module", Error::Compile};
+
+  std::string ir;
+  {
+    llvm::raw_string_ostream os(ir);
+    mlir::OpPrintingFlags flags;
+    flags.enableDebugInfo(true);
+    module.print(os, flags);
+  }
+  std::string options = "num_warps=" + std::to_string(numWarps) +
+                        ";num_stages=" + std::to_string(numStages);
+  std::string key = KernelCache::makeKey(ir, kernel, options, arch, kCompilerVersion);
+  KernelCache cache;
+  auto out = std::make_shared<CudaCompiled>();
+  out->name = kernel;
+  out->paramKinds = kindsOf(func);
+  std::string image;
+  bool isPtx = false;
+  if (auto entry = cache.lookup(key)) {
+    auto &a = entry->artifacts;
+    if (a.count("kernel.cubin")) {
+      image = a["kernel.cubin"];
+    } else if (a.count("kernel.ptx")) {
+      image = a["kernel.ptx"];
+      isPtx = true;
+    }
+    out->numWarps = std::stoul(entry->metadata["num_warps"]);
+    out->sharedBytes = std::stoul(entry->metadata["shared"]);
+    out->fromCache = !image.empty();
+  }
+  if (image.empty()) {
+    codegen::CudaCompileOptions copts;
+    copts.computeCapability = cc;
+    copts.numWarps = numWarps;
+    codegen::CudaKernelArtifacts art;
+    std::string error;
+    if (!codegen::compileForCuda(module, kernel, copts, art, error))
+      return Error{error, Error::Compile};
+    out->numWarps = art.numWarps;
+    out->sharedBytes = art.sharedBytes;
+    CacheEntry e;
+    e.artifacts["tile-gpu.mlir"] = art.tileGpu;
+    e.artifacts["kernel.ll"] = art.llir;
+    e.artifacts["kernel.ptx"] = art.ptx;
+    if (cuda::ptxasAvailable()) {
+      auto cubin = cuda::assemble(art.ptx, arch, &out->ptxas);
+      if (!cubin)
+        return Error{"ptxas failed on '" + kernel + "': " + cubin.error().message,
+                     Error::Compile};
+      image = *cubin;
+      e.artifacts["kernel.cubin"] = image;
+    } else {
+      image = art.ptx;
+      isPtx = true;
+    }
+    e.metadata["name"] = kernel;
+    e.metadata["num_warps"] = std::to_string(art.numWarps);
+    e.metadata["shared"] = std::to_string(art.sharedBytes);
+    e.metadata["arch"] = arch;
+    (void)cache.store(key, e); // a cache that cannot be written is no error
+  }
+  auto loaded = dev->loadModule(image, isPtx, kernel);
+  if (!loaded)
+    return loaded.error();
+  out->kernel = std::move(*loaded);
+  return out;
+}
+
+std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
+                                             const std::vector<Arg> &args,
+                                             const std::vector<std::string> &names) {
+  cuda::CudaDevice *dev = cuda::CudaDevice::get();
+  if (!dev)
+    return Error{"no CUDA device", Error::Runtime};
+  if (args.size() != k.paramKinds.size())
+    return Error{"kernel '" + k.name + "' takes " + std::to_string(k.paramKinds.size()) +
+                     " runtime arguments, got " + std::to_string(args.size()),
+                 Error::Argument};
+  // Storage for each parameter's value; cuLaunchKernel reads through it.
+  std::vector<uint64_t> storage(args.size());
+  std::vector<void *> params(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg &a = args[i];
+    char kind = k.paramKinds[i];
+    void *slot = &storage[i];
+    auto name = i < names.size() ? names[i] : std::to_string(i);
+    if (kind == 'p') {
+      if (a.kind != Arg::Buffer)
+        return Error{"argument '" + name + "' expects a pointer (device tensor)",
+                     Error::Argument};
+      uint64_t p = uint64_t(reinterpret_cast<uintptr_t>(a.data));
+      // A host pointer would fault inside the kernel: name it here instead.
+      if (dev->checkDevicePointer(p, "argument '" + name + "'"))
+        return Error{"argument '" + name + "' is not CUDA device memory (pass "
+                     "tensors on the cuda device, or CPU tensors to run on the "
+                     "interpreter)",
+                     Error::Argument};
+      std::memcpy(slot, &p, 8);
+    } else if (kind == 'f' || kind == 'd') {
+      double d = a.kind == Arg::Float ? a.f : double(a.i);
+      if (kind == 'f') {
+        float f = float(d);
+        std::memcpy(slot, &f, 4);
+      } else {
+        std::memcpy(slot, &d, 8);
+      }
+    } else if (kind == 'i' || kind == 'l' || kind == 'b' || kind == 'c' || kind == 's') {
+      if (a.kind == Arg::Buffer)
+        return Error{"argument '" + name + "' expects a scalar, got a tensor",
+                     Error::Argument};
+      int64_t v = a.kind == Arg::Float ? int64_t(a.f) : a.i;
+      if (kind == 'l') {
+        std::memcpy(slot, &v, 8);
+      } else if (kind == 'b') {
+        uint8_t b = v != 0;
+        std::memcpy(slot, &b, 1);
+      } else {
+        int32_t w = int32_t(v);
+        std::memcpy(slot, &w, 4);
+      }
+    } else {
+      return Error{"argument '" + name + "' has a type the GPU launcher cannot pass",
+                   Error::Argument};
+    }
+    params[i] = slot;
+  }
+  if (grid.x > INT32_MAX || grid.y > 65535 || grid.z > 65535)
+    return Error{"grid [" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+                     std::to_string(grid.z) + "] exceeds the device's limits",
+                 Error::Argument};
+  return dev->launch(*k.kernel, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
+                     int(k.numWarps), k.sharedBytes, params.data());
+}
+
+std::string tritium::rt::cudaReport(const CudaCompiled &k) {
+  auto &r = k.kernel->resources();
+  return k.name + ": " + std::to_string(r.numRegs) + " registers, " +
+         std::to_string(r.localBytes) + " bytes local (spills), " +
+         std::to_string(k.sharedBytes) + " bytes dynamic shared, " +
+         std::to_string(k.numWarps * 32) + " threads" +
+         (k.fromCache ? " (from cache)" : "");
+}

@@ -1,0 +1,46 @@
+//===- CudaLaunch.h - specialized kernels on an NVIDIA GPU ----------------===//
+//
+// The GPU leg of the C++ API: one specialization's tile IR goes through the
+// code generator (codegen/Pipeline.h) to PTX, ptxas makes a cubin (the
+// driver's JIT takes the PTX when there is no ptxas), and the result is
+// kept in the on-disk kernel cache (runtime/KernelCache.h) and loaded on the
+// device. Launch arguments are device pointers and scalars.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_RUNTIME_CUDALAUNCH_H
+#define TRITIUM_RUNTIME_CUDALAUNCH_H
+
+#include "runtime/Tritium.h"
+
+#include <memory>
+
+namespace mlir {
+class ModuleOp;
+}
+
+namespace tritium::rt {
+
+struct CudaCompiled;
+
+/// Whether a CUDA device can run kernels; `why` says why not.
+bool cudaAvailable(std::string *why = nullptr);
+
+/// Compiles (or takes from the kernel cache) and loads `kernel` of the
+/// optimized tile module for the current device.
+Expected<std::shared_ptr<CudaCompiled>>
+compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
+                     unsigned numWarps, unsigned numStages);
+
+/// Launches with the runtime arguments the kernel's LLVM signature takes
+/// (constexprs and ints folded as 1 already dropped): buffers carry device
+/// pointers in `data`.
+std::optional<Error> launchCuda(CudaCompiled &k, const Grid &grid,
+                                const std::vector<Arg> &args,
+                                const std::vector<std::string> &argNames);
+
+/// The resources of a loaded kernel, one line.
+std::string cudaReport(const CudaCompiled &k);
+
+} // namespace tritium::rt
+
+#endif
