@@ -8,12 +8,20 @@
 // distinct column of B it owns, then one FMA per register. Batched (3-D)
 // products index the batch like the rows.
 //
+// The tensor-core path (sm_80+, fp16/bf16 operands, fp32 accumulator, 2-D,
+// M%16 = N%8 = K%16 = 0) uses mma.sync.m16n8k16. Its accumulator and
+// operand fragments are linear layouts (mmaAccLayout, mmaOperandA/B): A is
+// staged row-major and B transposed (both padded) in shared memory, so that
+// each thread reads its fragments as 32-bit pairs.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/IR/InlineAsm.h"
 
 #include <map>
 
@@ -35,8 +43,166 @@ llvm::Value *roundTf32(Lowering &L, llvm::Value *x) {
   return b.CreateBitCast(b.CreateSelect(special, bits, rounded), b.getFloatTy());
 }
 
+/// Warps over (M, N): split the larger per-warp extent first.
+std::pair<unsigned, unsigned> mmaWarps(int64_t M, int64_t N, unsigned numWarps) {
+  unsigned wm = 1, wn = 1;
+  while (wm * wn < numWarps) {
+    bool mRoom = M / (wm * 2) >= 16, nRoom = N / (wn * 2) >= 8;
+    if (mRoom && (!nRoom || M / wm >= N / wn))
+      wm *= 2;
+    else if (nRoom)
+      wn *= 2;
+    else
+      wm *= 2; // more warps than tiles: replicas
+  }
+  return {wm, wn};
+}
+
+Coord c2(int64_t a, int64_t b) { return Coord{a, b}; }
+
+/// Bases along one dimension from `start` doubling to `extent` (values past
+/// the extent are replicas: zero).
+void repeat(std::vector<Coord> &out, int64_t start, int64_t extent, unsigned count,
+            bool second) {
+  int64_t v = start;
+  for (unsigned i = 0; i < count; ++i, v *= 2)
+    out.push_back(v < extent ? (second ? c2(0, v) : c2(v, 0)) : c2(0, 0));
+}
+
+unsigned log2c(int64_t v) {
+  unsigned l = 0;
+  while ((int64_t(1) << l) < v)
+    ++l;
+  return l;
+}
+
+/// The m16n8 accumulator: c0,c1 = (lane/4, 2*(lane%4) + {0,1}), c2,c3 the
+/// same 8 rows lower; warps tile (M, N); then repeats over N and M.
+LinearLayout mmaAccLayout(int64_t M, int64_t N, unsigned wm, unsigned wn) {
+  std::vector<Coord> reg = {c2(0, 1), c2(8, 0)};
+  std::vector<Coord> lane = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  std::vector<Coord> warp;
+  repeat(warp, 16, M, log2c(wm), false);
+  repeat(warp, 8, N, log2c(wn), true);
+  repeat(reg, 8 * wn, N, log2c(std::max<int64_t>(1, N / (8 * wn))), true);
+  repeat(reg, 16 * wm, M, log2c(std::max<int64_t>(1, M / (16 * wm))), false);
+  return LinearLayout({M, N}, reg, lane, warp);
+}
+
+/// A (m16k16): a0,a1 = (lane/4, 2*(lane%4)+{0,1}), a2,a3 rows +8, a4..a7
+/// columns +8; warps along N hold replicas; repeats over M then K.
+LinearLayout mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn) {
+  std::vector<Coord> reg = {c2(0, 1), c2(8, 0), c2(0, 8)};
+  std::vector<Coord> lane = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  std::vector<Coord> warp;
+  repeat(warp, 16, M, log2c(wm), false);
+  for (unsigned i = 0; i < log2c(wn); ++i)
+    warp.push_back(c2(0, 0));
+  repeat(reg, 16 * wm, M, log2c(std::max<int64_t>(1, M / (16 * wm))), false);
+  repeat(reg, 16, K, log2c(K / 16), true);
+  return LinearLayout({M, K}, reg, lane, warp);
+}
+
+/// B (k16n8), as [N, K] (B transposed): b0,b1 = (n = lane/4, k =
+/// 2*(lane%4)+{0,1}), b2,b3 k +8; warps along M hold replicas; repeats over
+/// N then K.
+LinearLayout mmaOperandBT(int64_t N, int64_t K, unsigned wm, unsigned wn) {
+  std::vector<Coord> reg = {c2(0, 1), c2(0, 8)};
+  std::vector<Coord> lane = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
+  std::vector<Coord> warp;
+  for (unsigned i = 0; i < log2c(wm); ++i)
+    warp.push_back(c2(0, 0));
+  repeat(warp, 8, N, log2c(wn), false);
+  repeat(reg, 8 * wn, N, log2c(std::max<int64_t>(1, N / (8 * wn))), false);
+  repeat(reg, 16, K, log2c(K / 16), true);
+  return LinearLayout({N, K}, reg, lane, warp);
+}
+
+bool mmaEligible(Lowering &L, tile::DotOp op) {
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  if (L.target.name() < "cuda:80" || cT.getRank() != 2)
+    return false;
+  Type ae = aT.getElementType();
+  Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
+  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16())) ||
+      !cT.getElementType().isF32())
+    return false;
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  return M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && M * N / (32 * L.numWarps) >= 4;
+}
+
+LogicalResult dotMma(Lowering &L, tile::DotOp op) {
+  auto &b = L.b;
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  bool bf16 = aT.getElementType().isBF16();
+  auto [wm, wn] = mmaWarps(M, N, L.numWarps);
+  LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
+  LinearLayout la = mmaOperandA(M, K, wm, wn);
+  LinearLayout lbt = mmaOperandBT(N, K, wm, wn);
+  llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
+  // A ([M, K]) and B^T ([N, K]) are staged with 8 elements of padding per
+  // row, so the fragment reads of 8 rows fall in distinct banks.
+  const unsigned pad = 8;
+  unsigned bOffset = unsigned(M * (K + pad) * 2);
+  Lowered a = L.get(op.getA());
+  Lowered bv = L.get(op.getB());
+  Lowered bt{L.share(bv.layout->transpose({1, 0})), bv.regs};
+  std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
+  L.barrier();
+  L.storeToShared(a, et, pad, 0);
+  L.storeToShared(bt, et, pad, bOffset);
+  L.barrier();
+  std::vector<llvm::Value *> af = L.loadFromShared(et, la, pad, 0);
+  std::vector<llvm::Value *> bf = L.loadFromShared(et, lbt, pad, bOffset);
+
+  auto pack2 = [&](llvm::Value *x, llvm::Value *y) {
+    llvm::Value *v = llvm::UndefValue::get(llvm::FixedVectorType::get(et, 2));
+    v = b.CreateInsertElement(v, x, uint64_t(0));
+    v = b.CreateInsertElement(v, y, uint64_t(1));
+    return b.CreateBitCast(v, b.getInt32Ty());
+  };
+  std::string ty = bf16 ? "bf16" : "f16";
+  auto *f32 = b.getFloatTy();
+  auto *i32 = b.getInt32Ty();
+  auto *resTy = llvm::StructType::get(L.ctx, {f32, f32, f32, f32});
+  auto *mma = llvm::InlineAsm::get(
+      llvm::FunctionType::get(resTy, {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32},
+                              false),
+      "mma.sync.aligned.m16n8k16.row.col.f32." + ty + "." + ty +
+          ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
+  int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
+  int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
+  int64_t kTiles = K / 16;
+  for (int64_t kt = 0; kt < kTiles; ++kt)
+    for (int64_t mt = 0; mt < mTiles; ++mt) {
+      unsigned aBase = unsigned(8 * (mt + mTiles * kt));
+      llvm::Value *ar[4];
+      for (int j = 0; j < 4; ++j)
+        ar[j] = pack2(af[aBase + 2 * j], af[aBase + 2 * j + 1]);
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        unsigned bBase = unsigned(4 * (nt + nTiles * kt));
+        llvm::Value *b0 = pack2(bf[bBase], bf[bBase + 1]);
+        llvm::Value *b1 = pack2(bf[bBase + 2], bf[bBase + 3]);
+        unsigned cBase = unsigned(4 * (nt + nTiles * mt));
+        llvm::Value *res = b.CreateCall(
+            mma, {ar[0], ar[1], ar[2], ar[3], b0, b1, acc[cBase], acc[cBase + 1],
+                  acc[cBase + 2], acc[cBase + 3]});
+        for (unsigned j = 0; j < 4; ++j)
+          acc[cBase + j] = b.CreateExtractValue(res, j);
+      }
+    }
+  L.set(op, Lowered{lc, acc});
+  return success();
+}
+
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
+  if (mmaEligible(L, op))
+    return dotMma(L, op);
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto bT = cast<RankedTensorType>(op.getB().getType());

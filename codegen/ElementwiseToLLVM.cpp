@@ -148,7 +148,17 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
   if (n == "arith.addf") return b.CreateFAdd(a[0], a[1]);
   if (n == "arith.subf") return b.CreateFSub(a[0], a[1]);
   if (n == "arith.mulf") return b.CreateFMul(a[0], a[1]);
-  if (n == "arith.divf") return b.CreateFDiv(a[0], a[1]);
+  if (n == "arith.divf") {
+    // fp32 division is div.full.f32 (2 ulp), as Triton lowers it;
+    // div_rn is the correctly rounded one.
+    if (a[0]->getType()->isFloatTy()) {
+      auto *ia = llvm::InlineAsm::get(
+          llvm::FunctionType::get(b.getFloatTy(), {b.getFloatTy(), b.getFloatTy()}, false),
+          "div.full.f32 $0, $1, $2;", "=f,f,f", false);
+      return b.CreateCall(ia, {a[0], a[1]});
+    }
+    return b.CreateFDiv(a[0], a[1]);
+  }
   if (n == "arith.remf") return libdevice(L, "fmod", a);
   if (n == "arith.negf") return b.CreateFNeg(a[0]);
   if (n == "arith.maximumf") return intrinsic(L, llvm::Intrinsic::maximum, a);
@@ -265,18 +275,38 @@ namespace {
 
 /// The layout an elementwise op's tensor result takes: the one its tensor
 /// operands share, or the default for its type.
+/// Splats, constants and ranges cost nothing to recompute in any layout.
+bool isCheap(Value v) {
+  Operation *d = v.getDefiningOp();
+  return d && (isa<mlir::tile::SplatOp, mlir::tile::MakeRangeOp>(d) ||
+               (isa<arith::ConstantOp>(d) &&
+                isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
+}
+
 LayoutRef chooseLayout(Lowering &L, Operation *op, Type resultType) {
-  LayoutRef common;
+  // The layout of the operands that are expensive to move (loads, products,
+  // loop-carried values) wins; cheap operands follow it.
+  LayoutRef common, cheap;
+  bool mixed = false;
   for (Value v : op->getOperands()) {
     if (!isa<RankedTensorType>(v.getType()))
       continue;
     LayoutRef l = L.get(v).layout;
+    if (isCheap(v)) {
+      if (!cheap)
+        cheap = l;
+      continue;
+    }
     if (!common)
       common = l;
     else if (*common != *l)
-      return L.defaultLayout(resultType);
+      mixed = true;
   }
-  return common ? common : L.defaultLayout(resultType);
+  if (mixed)
+    return L.defaultLayout(resultType);
+  if (common)
+    return common;
+  return cheap ? cheap : L.defaultLayout(resultType);
 }
 
 LogicalResult lowerElementwise(Lowering &L, Operation *op) {

@@ -146,11 +146,13 @@ llvm::Value *Lowering::coord(const LinearLayout &l, unsigned reg,
   return b.CreateXor(acc, i32(constant));
 }
 
-llvm::Value *Lowering::linearCoord(const LinearLayout &l, unsigned reg) {
+llvm::Value *Lowering::linearCoord(const LinearLayout &l, unsigned reg,
+                                   unsigned padLast) {
   llvm::Value *idx = nullptr;
   for (unsigned d = 0; d < l.rank(); ++d) {
     llvm::Value *c = coord(l, reg, d);
-    idx = !idx ? c : b.CreateAdd(b.CreateMul(idx, i32(l.shape()[d])), c);
+    int64_t extent = l.shape()[d] + (d + 1 == l.rank() ? padLast : 0);
+    idx = !idx ? c : b.CreateAdd(b.CreateMul(idx, i32(extent)), c);
   }
   return idx ? idx : i32(0);
 }
@@ -225,26 +227,80 @@ llvm::Value *Lowering::broadcastFromThread0(llvm::Value *v) {
   return loadShared(v->getType(), ptr);
 }
 
-std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
-                                                 llvm::Type *ty,
-                                                 const LinearLayout &to) {
+/// Registers moved per shared-memory access: runs of consecutive elements
+/// (up to 16 bytes) when the padded rows keep them aligned.
+static unsigned sharedVector(const LinearLayout &l, unsigned eb, unsigned padLast) {
+  unsigned v = std::min<unsigned>(l.contiguousRegs(l.rank() - 1), 16 / eb);
+  while (v > 1 && (padLast % v || l.shape().back() % v))
+    v /= 2;
+  return std::max(1u, v);
+}
+
+void Lowering::storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast,
+                             unsigned byteOffset) {
   const LinearLayout &from = *src.layout;
   llvm::Type *mt = memType(*this, ty);
-  reserveShared(unsigned(to.numElements() * storeBytes(mt)));
-  barrier();
-  llvm::Value *owner = isOwner(from);
-  for (unsigned r = 0; r < from.numRegs(); ++r) {
+  unsigned eb = storeBytes(mt);
+  int64_t rows = from.numElements() / std::max<int64_t>(1, from.shape().back());
+  reserveShared(unsigned(byteOffset + rows * (from.shape().back() + padLast) * eb));
+  unsigned sv = sharedVector(from, eb, padLast);
+  for (unsigned r = 0; r < from.numRegs(); r += sv) {
     if (from.isReplicaReg(r))
       continue;
-    llvm::Value *v = src.regs[r];
-    (void)owner; // replicas write the same value to the same place
-    storeShared(v, sharedPtr(mt, linearCoord(from, r)));
+    llvm::Value *p = sharedPtr(mt, linearCoord(from, r, padLast), byteOffset);
+    if (sv == 1) {
+      storeShared(src.regs[r], p);
+      continue;
+    }
+    llvm::Value *vec = llvm::UndefValue::get(llvm::FixedVectorType::get(mt, sv));
+    for (unsigned i = 0; i < sv; ++i) {
+      llvm::Value *x = src.regs[r + i];
+      if (ty->isPointerTy())
+        x = b.CreatePtrToInt(x, mt);
+      else if (ty->isIntegerTy(1))
+        x = b.CreateZExt(x, mt);
+      vec = b.CreateInsertElement(vec, x, i);
+    }
+    b.CreateAlignedStore(vec, p, llvm::Align(sv * eb));
   }
-  barrier();
+}
+
+std::vector<llvm::Value *> Lowering::loadFromShared(llvm::Type *ty,
+                                                    const LinearLayout &to,
+                                                    unsigned padLast,
+                                                    unsigned byteOffset) {
+  llvm::Type *mt = memType(*this, ty);
+  unsigned eb = storeBytes(mt);
+  unsigned dv = sharedVector(to, eb, padLast);
   std::vector<llvm::Value *> out;
-  for (unsigned r = 0; r < to.numRegs(); ++r)
-    out.push_back(loadShared(ty, sharedPtr(mt, linearCoord(to, r))));
+  for (unsigned r = 0; r < to.numRegs(); r += dv) {
+    llvm::Value *p = sharedPtr(mt, linearCoord(to, r, padLast), byteOffset);
+    if (dv == 1) {
+      out.push_back(loadShared(ty, p));
+      continue;
+    }
+    llvm::Value *vec = b.CreateAlignedLoad(llvm::FixedVectorType::get(mt, dv), p,
+                                           llvm::Align(dv * eb));
+    for (unsigned i = 0; i < dv; ++i) {
+      llvm::Value *x = b.CreateExtractElement(vec, i);
+      if (ty->isPointerTy())
+        x = b.CreateIntToPtr(x, ty);
+      else if (ty->isIntegerTy(1))
+        x = b.CreateICmpNE(x, llvm::ConstantInt::get(mt, 0));
+      out.push_back(x);
+    }
+  }
   return out;
+}
+
+std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
+                                                 llvm::Type *ty,
+                                                 const LinearLayout &to,
+                                                 unsigned padLast) {
+  barrier();
+  storeToShared(src, ty, padLast);
+  barrier();
+  return loadFromShared(ty, to, padLast);
 }
 
 std::vector<llvm::Value *> Lowering::convert(Value v, const LinearLayout &to) {
@@ -512,13 +568,19 @@ std::vector<LayoutRef> layoutsOf(Lowering &L, ValueRange vs) {
 }
 } // namespace
 
-LogicalResult Lowering::emitFor(Operation *o) {
+LogicalResult Lowering::emitFor(Operation *o,
+                                const std::vector<LayoutRef> *carriedLayouts) {
   auto op = cast<scf::ForOp>(o);
+  // Marks to roll back to when the loop is emitted again.
+  llvm::BasicBlock *startBlock = b.GetInsertBlock();
+  llvm::Instruction *mark = startBlock->empty() ? nullptr : &startBlock->back();
+  size_t numBlocks = fn->size();
+  unsigned sharedBefore = sharedBytes;
   llvm::Value *lb = scalar(op.getLowerBound());
   llvm::Value *ub = scalar(op.getUpperBound());
   llvm::Value *step = scalar(op.getStep());
   Carried carried;
-  carried.layouts = layoutsOf(*this, op.getInitArgs());
+  carried.layouts = carriedLayouts ? *carriedLayouts : layoutsOf(*this, op.getInitArgs());
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
 
@@ -544,6 +606,29 @@ LogicalResult Lowering::emitFor(Operation *o) {
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
+  if (!carriedLayouts) {
+    std::vector<LayoutRef> want = layoutsOf(*this, yield.getOperands());
+    bool differ = false;
+    for (auto [have, w] : llvm::zip(carried.layouts, want))
+      differ |= have && w && *have != *w;
+    if (differ) {
+      // Drop what this loop emitted and carry the body's layouts instead.
+      std::vector<llvm::BasicBlock *> dead;
+      size_t k = 0;
+      for (llvm::BasicBlock &bb : *fn)
+        if (k++ >= numBlocks)
+          dead.push_back(&bb);
+      for (llvm::BasicBlock *bb : dead)
+        bb->dropAllReferences();
+      for (llvm::BasicBlock *bb : dead)
+        bb->eraseFromParent();
+      while (!startBlock->empty() && &startBlock->back() != mark)
+        startBlock->back().eraseFromParent();
+      b.SetInsertPoint(startBlock);
+      sharedBytes = sharedBefore;
+      return emitFor(o, &want);
+    }
+  }
   std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
   llvm::Value *ivNext = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();

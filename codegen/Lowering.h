@@ -90,8 +90,18 @@ public:
   /// memory.
   std::vector<llvm::Value *> convert(mlir::Value v, const LinearLayout &to);
   /// Same for registers without a producer to recompute.
+  /// `padLast` elements of padding after each row of the staging area
+  /// (to spread a tile's rows over the shared memory banks).
   std::vector<llvm::Value *> convertRegs(const Lowered &src, llvm::Type *ty,
-                                         const LinearLayout &to);
+                                         const LinearLayout &to,
+                                         unsigned padLast = 0);
+  /// The two halves of convertRegs (no barriers): write a tile row-major
+  /// (rows padded by `padLast`) at `byteOffset`, and read it back in `to`.
+  void storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast = 0,
+                     unsigned byteOffset = 0);
+  std::vector<llvm::Value *> loadFromShared(llvm::Type *ty, const LinearLayout &to,
+                                            unsigned padLast = 0,
+                                            unsigned byteOffset = 0);
   /// The layout a fresh tensor of type `t` gets.
   LayoutRef defaultLayout(mlir::Type tensorType);
   LayoutRef share(LinearLayout l) {
@@ -110,8 +120,10 @@ public:
   llvm::Value *warpId();
   /// The coordinate along `dim` of register `reg` of `l` in this thread (i32).
   llvm::Value *coord(const LinearLayout &l, unsigned reg, unsigned dim);
-  /// Row-major index of register `reg`'s element (i32).
-  llvm::Value *linearCoord(const LinearLayout &l, unsigned reg);
+  /// Row-major index of register `reg`'s element (i32), with `padLast`
+  /// extra elements per row.
+  llvm::Value *linearCoord(const LinearLayout &l, unsigned reg,
+                           unsigned padLast = 0);
   /// True in exactly one thread of each group holding the same elements
   /// (replicas skip stores and atomics).
   llvm::Value *isOwner(const LinearLayout &l);
@@ -148,7 +160,12 @@ private:
   llvm::GlobalVariable *smem_ = nullptr;
   std::vector<llvm::Value *> scalarArgs_;
 
-  mlir::LogicalResult emitFor(mlir::Operation *op);
+  /// `carriedLayouts`: the layouts of the loop-carried values; by default
+  /// the inits' layouts, and when the body yields other layouts the loop is
+  /// emitted again with those (one conversion before the loop instead of
+  /// one per iteration).
+  mlir::LogicalResult emitFor(mlir::Operation *op,
+                              const std::vector<LayoutRef> *carriedLayouts = nullptr);
   mlir::LogicalResult emitIf(mlir::Operation *op);
   mlir::LogicalResult emitWhile(mlir::Operation *op);
   mlir::FailureOr<std::vector<llvm::Value *>>

@@ -34,7 +34,7 @@
 
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,leaky_relu" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-MM
 # CHECK-MM-LABEL: .entry matmul_kernel(
-# CHECK-MM: fma.rn.f32
+# CHECK-MM: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 # CHECK-MM: st.global
 
 # RUN: tritium compile %examples/dropout.py --kernel _seeded_dropout --signature "*fp32:16,*fp32:16,i32,fp32,i32,1024" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-DROP
