@@ -155,8 +155,6 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   L.storeToShared(a, et, pad, 0);
   L.storeToShared(bt, et, pad, bOffset);
   L.barrier();
-  std::vector<llvm::Value *> af = L.loadFromShared(et, la, pad, 0);
-  std::vector<llvm::Value *> bf = L.loadFromShared(et, lbt, pad, bOffset);
 
   auto pack2 = [&](llvm::Value *x, llvm::Value *y) {
     llvm::Value *v = llvm::UndefValue::get(llvm::FixedVectorType::get(et, 2));
@@ -177,14 +175,20 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
   int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
   int64_t kTiles = K / 16;
-  for (int64_t kt = 0; kt < kTiles; ++kt)
+  // Fragments are read one k-step at a time, next to the products that
+  // use them, to keep register pressure down.
+  for (int64_t kt = 0; kt < kTiles; ++kt) {
+    unsigned aPer = unsigned(8 * mTiles), bPer = unsigned(4 * nTiles);
+    std::vector<llvm::Value *> af = L.loadFromShared(et, la, pad, 0, aPer * kt, aPer);
+    std::vector<llvm::Value *> bf =
+        L.loadFromShared(et, lbt, pad, bOffset, bPer * kt, bPer);
     for (int64_t mt = 0; mt < mTiles; ++mt) {
-      unsigned aBase = unsigned(8 * (mt + mTiles * kt));
+      unsigned aBase = unsigned(8 * mt);
       llvm::Value *ar[4];
       for (int j = 0; j < 4; ++j)
         ar[j] = pack2(af[aBase + 2 * j], af[aBase + 2 * j + 1]);
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        unsigned bBase = unsigned(4 * (nt + nTiles * kt));
+        unsigned bBase = unsigned(4 * nt);
         llvm::Value *b0 = pack2(bf[bBase], bf[bBase + 1]);
         llvm::Value *b1 = pack2(bf[bBase + 2], bf[bBase + 3]);
         unsigned cBase = unsigned(4 * (nt + nTiles * mt));
@@ -195,6 +199,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
           acc[cBase + j] = b.CreateExtractValue(res, j);
       }
     }
+  }
   L.set(op, Lowered{lc, acc});
   return success();
 }

@@ -268,12 +268,17 @@ void Lowering::storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLas
 std::vector<llvm::Value *> Lowering::loadFromShared(llvm::Type *ty,
                                                     const LinearLayout &to,
                                                     unsigned padLast,
-                                                    unsigned byteOffset) {
+                                                    unsigned byteOffset,
+                                                    unsigned firstReg,
+                                                    unsigned numRegs) {
   llvm::Type *mt = memType(*this, ty);
   unsigned eb = storeBytes(mt);
   unsigned dv = sharedVector(to, eb, padLast);
+  while (dv > 1 && (firstReg % dv || (numRegs != ~0u && numRegs % dv)))
+    dv /= 2;
+  unsigned end = numRegs == ~0u ? to.numRegs() : std::min(to.numRegs(), firstReg + numRegs);
   std::vector<llvm::Value *> out;
-  for (unsigned r = 0; r < to.numRegs(); r += dv) {
+  for (unsigned r = firstReg; r < end; r += dv) {
     llvm::Value *p = sharedPtr(mt, linearCoord(to, r, padLast), byteOffset);
     if (dv == 1) {
       out.push_back(loadShared(ty, p));

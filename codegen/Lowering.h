@@ -99,9 +99,12 @@ public:
   /// (rows padded by `padLast`) at `byteOffset`, and read it back in `to`.
   void storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast = 0,
                      unsigned byteOffset = 0);
+  /// Reads registers [firstReg, firstReg + numRegs) (all by default).
   std::vector<llvm::Value *> loadFromShared(llvm::Type *ty, const LinearLayout &to,
                                             unsigned padLast = 0,
-                                            unsigned byteOffset = 0);
+                                            unsigned byteOffset = 0,
+                                            unsigned firstReg = 0,
+                                            unsigned numRegs = ~0u);
   /// The layout a fresh tensor of type `t` gets.
   LayoutRef defaultLayout(mlir::Type tensorType);
   LayoutRef share(LinearLayout l) {
