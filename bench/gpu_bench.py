@@ -120,7 +120,7 @@ def main():
                                bm.stride(0), bm.stride(1), c.stride(0),
                                c.stride(1), BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN,
                                BLOCK_SIZE_K=BK, GROUP_SIZE_M=8, ACTIVATION="",
-                               num_warps=4, num_stages=3)
+                               num_warps=8, num_stages=3)
     measure("matmul fp16 %d^3 (128x128x32)" % S, mm(kt, c1), mm(ku, c2),
             lambda: c1, lambda: c2, 2 * S ** 3, "TFLOP/s", 200)
     del a, bm, c1, c2

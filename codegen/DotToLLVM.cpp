@@ -9,10 +9,9 @@
 // products index the batch like the rows.
 //
 // The tensor-core path (sm_80+, fp16/bf16 operands, fp32 accumulator, 2-D,
-// M%16 = N%8 = K%16 = 0) uses mma.sync.m16n8k16. Its accumulator and
-// operand fragments are linear layouts (mmaAccLayout, mmaOperandA/B): A is
-// staged row-major and B transposed (both padded) in shared memory, so that
-// each thread reads its fragments as 32-bit pairs.
+// M%16 = N%8 = K%16 = 0) uses mma.sync.m16n8k16. Its accumulator is a linear
+// layout (mmaAccLayout); A and B are staged row-major (padded) in shared
+// memory and read into operand fragments with ldmatrix (B with .trans).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -23,6 +22,7 @@
 
 #include "llvm/IR/InlineAsm.h"
 
+#include <array>
 #include <map>
 
 using namespace mlir;
@@ -89,35 +89,6 @@ LinearLayout mmaAccLayout(int64_t M, int64_t N, unsigned wm, unsigned wn) {
   return LinearLayout({M, N}, reg, lane, warp);
 }
 
-/// A (m16k16): a0,a1 = (lane/4, 2*(lane%4)+{0,1}), a2,a3 rows +8, a4..a7
-/// columns +8; warps along N hold replicas; repeats over M then K.
-LinearLayout mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn) {
-  std::vector<Coord> reg = {c2(0, 1), c2(8, 0), c2(0, 8)};
-  std::vector<Coord> lane = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
-  std::vector<Coord> warp;
-  repeat(warp, 16, M, log2c(wm), false);
-  for (unsigned i = 0; i < log2c(wn); ++i)
-    warp.push_back(c2(0, 0));
-  repeat(reg, 16 * wm, M, log2c(std::max<int64_t>(1, M / (16 * wm))), false);
-  repeat(reg, 16, K, log2c(K / 16), true);
-  return LinearLayout({M, K}, reg, lane, warp);
-}
-
-/// B (k16n8), as [N, K] (B transposed): b0,b1 = (n = lane/4, k =
-/// 2*(lane%4)+{0,1}), b2,b3 k +8; warps along M hold replicas; repeats over
-/// N then K.
-LinearLayout mmaOperandBT(int64_t N, int64_t K, unsigned wm, unsigned wn) {
-  std::vector<Coord> reg = {c2(0, 1), c2(0, 8)};
-  std::vector<Coord> lane = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
-  std::vector<Coord> warp;
-  for (unsigned i = 0; i < log2c(wm); ++i)
-    warp.push_back(c2(0, 0));
-  repeat(warp, 8, N, log2c(wn), false);
-  repeat(reg, 8 * wn, N, log2c(std::max<int64_t>(1, N / (8 * wn))), false);
-  repeat(reg, 16, K, log2c(K / 16), true);
-  return LinearLayout({N, K}, reg, lane, warp);
-}
-
 bool mmaEligible(Lowering &L, tile::DotOp op) {
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
@@ -140,31 +111,45 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   bool bf16 = aT.getElementType().isBF16();
   auto [wm, wn] = mmaWarps(M, N, L.numWarps);
   LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
-  LinearLayout la = mmaOperandA(M, K, wm, wn);
-  LinearLayout lbt = mmaOperandBT(N, K, wm, wn);
   llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
-  // A ([M, K]) and B^T ([N, K]) are staged with 8 elements of padding per
-  // row, so the fragment reads of 8 rows fall in distinct banks.
+  // A ([M, K]) and B ([K, N]) are staged row-major with 8 elements of
+  // padding per row: rows stay 16-byte aligned for ldmatrix and the 8 rows
+  // one ldmatrix phase reads fall in distinct banks.
   const unsigned pad = 8;
-  unsigned bOffset = unsigned(M * (K + pad) * 2);
+  unsigned aStride = unsigned(K + pad), bStride = unsigned(N + pad);
+  unsigned bOffset = unsigned(M * aStride * 2);
   Lowered a = L.get(op.getA());
   Lowered bv = L.get(op.getB());
-  Lowered bt{L.share(bv.layout->transpose({1, 0})), bv.regs};
   std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
   L.barrier();
   L.storeToShared(a, et, pad, 0);
-  L.storeToShared(bt, et, pad, bOffset);
+  L.storeToShared(bv, et, pad, bOffset);
   L.barrier();
 
-  auto pack2 = [&](llvm::Value *x, llvm::Value *y) {
-    llvm::Value *v = llvm::UndefValue::get(llvm::FixedVectorType::get(et, 2));
-    v = b.CreateInsertElement(v, x, uint64_t(0));
-    v = b.CreateInsertElement(v, y, uint64_t(1));
-    return b.CreateBitCast(v, b.getInt32Ty());
+  auto *i32 = b.getInt32Ty();
+  auto *f32 = b.getFloatTy();
+  llvm::Value *lane = L.laneId();
+  llvm::Value *warp = L.warpId();
+  llvm::Value *warpM = b.CreateAnd(warp, L.i32(wm - 1));
+  llvm::Value *warpN = b.CreateAnd(b.CreateLShr(warp, llvm::Log2_32(wm)), L.i32(wn - 1));
+  // ldmatrix: lane l names row l%8 of matrix l/8.
+  llvm::Value *r8 = b.CreateAnd(lane, L.i32(7));
+  llvm::Value *mat1 = b.CreateAnd(b.CreateLShr(lane, 3), L.i32(1));
+  llvm::Value *mat2 = b.CreateLShr(lane, 4);
+  auto *x4Ty = llvm::StructType::get(L.ctx, {i32, i32, i32, i32});
+  auto *i64 = b.getInt64Ty();
+  auto *ldA = llvm::InlineAsm::get(
+      llvm::FunctionType::get(x4Ty, {i64}, false),
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
+      "=r,=r,=r,=r,l", true);
+  auto *ldBT = llvm::InlineAsm::get(
+      llvm::FunctionType::get(x4Ty, {i64}, false),
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];",
+      "=r,=r,=r,=r,l", true);
+  auto sharedAddr = [&](llvm::Value *elemIndex, unsigned byteOffset) {
+    return b.CreatePtrToInt(L.sharedPtr(et, elemIndex, byteOffset), i64);
   };
   std::string ty = bf16 ? "bf16" : "f16";
-  auto *f32 = b.getFloatTy();
-  auto *i32 = b.getInt32Ty();
   auto *resTy = llvm::StructType::get(L.ctx, {f32, f32, f32, f32});
   auto *mma = llvm::InlineAsm::get(
       llvm::FunctionType::get(resTy, {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32},
@@ -175,30 +160,49 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
   int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
   int64_t kTiles = K / 16;
-  // Fragments are read one k-step at a time, next to the products that
-  // use them, to keep register pressure down.
+  // Rows of this warp's tiles that it reads (replica warps read the same).
+  auto mBase = [&](int64_t mt) {
+    return b.CreateAdd(b.CreateMul(b.CreateURem(warpM, L.i32(std::max<int64_t>(1, M / 16))),
+                                   L.i32(16)),
+                       L.i32(mt * 16 * wm));
+  };
+  auto nBase = [&](int64_t nt) {
+    return b.CreateAdd(b.CreateMul(b.CreateURem(warpN, L.i32(std::max<int64_t>(1, N / 8))),
+                                   L.i32(8)),
+                       L.i32(nt * 8 * wn));
+  };
   for (int64_t kt = 0; kt < kTiles; ++kt) {
-    unsigned aPer = unsigned(8 * mTiles), bPer = unsigned(4 * nTiles);
-    std::vector<llvm::Value *> af = L.loadFromShared(et, la, pad, 0, aPer * kt, aPer);
-    std::vector<llvm::Value *> bf =
-        L.loadFromShared(et, lbt, pad, bOffset, bPer * kt, bPer);
+    // A: matrices (rows +0/+8) x (k +0/+8) -> a0a1, a2a3, a4a5, a6a7.
+    std::vector<std::array<llvm::Value *, 4>> af(mTiles);
     for (int64_t mt = 0; mt < mTiles; ++mt) {
-      unsigned aBase = unsigned(8 * mt);
-      llvm::Value *ar[4];
-      for (int j = 0; j < 4; ++j)
-        ar[j] = pack2(af[aBase + 2 * j], af[aBase + 2 * j + 1]);
+      llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
+      llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat2, 3));
+      llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(aStride)), col);
+      llvm::Value *r = b.CreateCall(ldA, {sharedAddr(idx, 0)});
+      for (unsigned j = 0; j < 4; ++j)
+        af[mt][j] = b.CreateExtractValue(r, j);
+    }
+    // B, transposed by ldmatrix: matrices (k +0/+8) x (n-tile t, t+1).
+    std::vector<std::array<llvm::Value *, 2>> bf(nTiles);
+    for (int64_t nt = 0; nt < nTiles; nt += 2) {
+      int64_t other = nt + 1 < nTiles ? nt + 1 : nt; // odd count: read twice
+      llvm::Value *krow = b.CreateAdd(L.i32(kt * 16), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
+      llvm::Value *n = b.CreateSelect(b.CreateICmpEQ(mat2, L.i32(0)), nBase(nt), nBase(other));
+      llvm::Value *idx = b.CreateAdd(b.CreateMul(krow, L.i32(bStride)), n);
+      llvm::Value *r = b.CreateCall(ldBT, {sharedAddr(idx, bOffset)});
+      bf[nt] = {b.CreateExtractValue(r, 0), b.CreateExtractValue(r, 1)};
+      if (other != nt)
+        bf[other] = {b.CreateExtractValue(r, 2), b.CreateExtractValue(r, 3)};
+    }
+    for (int64_t mt = 0; mt < mTiles; ++mt)
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        unsigned bBase = unsigned(4 * nt);
-        llvm::Value *b0 = pack2(bf[bBase], bf[bBase + 1]);
-        llvm::Value *b1 = pack2(bf[bBase + 2], bf[bBase + 3]);
         unsigned cBase = unsigned(4 * (nt + nTiles * mt));
         llvm::Value *res = b.CreateCall(
-            mma, {ar[0], ar[1], ar[2], ar[3], b0, b1, acc[cBase], acc[cBase + 1],
-                  acc[cBase + 2], acc[cBase + 3]});
+            mma, {af[mt][0], af[mt][1], af[mt][2], af[mt][3], bf[nt][0], bf[nt][1],
+                  acc[cBase], acc[cBase + 1], acc[cBase + 2], acc[cBase + 3]});
         for (unsigned j = 0; j < 4; ++j)
           acc[cBase + j] = b.CreateExtractValue(res, j);
       }
-    }
   }
   L.set(op, Lowered{lc, acc});
   return success();

@@ -41,6 +41,31 @@ llvm::CmpInst::Predicate icmpPred(arith::CmpIPredicate p) {
   return P::ICMP_EQ;
 }
 
+/// arith's float predicates are not numbered like LLVM's (UEQ..UNO differ).
+llvm::CmpInst::Predicate fcmpPred(arith::CmpFPredicate p) {
+  using P = llvm::CmpInst::Predicate;
+  using A = arith::CmpFPredicate;
+  switch (p) {
+  case A::AlwaysFalse: return P::FCMP_FALSE;
+  case A::OEQ: return P::FCMP_OEQ;
+  case A::OGT: return P::FCMP_OGT;
+  case A::OGE: return P::FCMP_OGE;
+  case A::OLT: return P::FCMP_OLT;
+  case A::OLE: return P::FCMP_OLE;
+  case A::ONE: return P::FCMP_ONE;
+  case A::ORD: return P::FCMP_ORD;
+  case A::UEQ: return P::FCMP_UEQ;
+  case A::UGT: return P::FCMP_UGT;
+  case A::UGE: return P::FCMP_UGE;
+  case A::ULT: return P::FCMP_ULT;
+  case A::ULE: return P::FCMP_ULE;
+  case A::UNE: return P::FCMP_UNE;
+  case A::UNO: return P::FCMP_UNO;
+  case A::AlwaysTrue: return P::FCMP_TRUE;
+  }
+  return P::FCMP_FALSE;
+}
+
 /// Calls libdevice's `__nv_<base>f` / `__nv_<base>` in fp32 or fp64;
 /// half-width floats are computed in fp32.
 llvm::Value *libdevice(Lowering &L, llvm::StringRef base,
@@ -168,7 +193,7 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
   if (auto c = dyn_cast<arith::CmpIOp>(op))
     return b.CreateICmp(icmpPred(c.getPredicate()), a[0], a[1]);
   if (auto c = dyn_cast<arith::CmpFOp>(op))
-    return b.CreateFCmp(llvm::CmpInst::Predicate(unsigned(c.getPredicate())), a[0], a[1]);
+    return b.CreateFCmp(fcmpPred(c.getPredicate()), a[0], a[1]);
   if (n == "arith.select") return b.CreateSelect(a[0], a[1], a[2]);
   if (n == "arith.extsi") return b.CreateSExt(a[0], rt);
   if (n == "arith.extui") return b.CreateZExt(a[0], rt);

@@ -36,8 +36,14 @@ std::string cacheSuffix(std::optional<tile::CacheModifier> c, bool load) {
   return "";
 }
 
-std::string evictSuffix(std::optional<tile::EvictionPolicy> e) {
+/// L1 eviction priority; PTX rejects it next to the cache operators that
+/// bypass or stream through L1 (.cg, .cv, .cs), where it is dropped.
+std::string evictSuffix(std::optional<tile::EvictionPolicy> e,
+                        std::optional<tile::CacheModifier> c = std::nullopt) {
   if (!e)
+    return "";
+  if (c && (*c == tile::CacheModifier::CG || *c == tile::CacheModifier::CV ||
+            *c == tile::CacheModifier::CS))
     return "";
   return *e == tile::EvictionPolicy::EvictFirst ? ".L1::evict_first"
                                                  : ".L1::evict_last";
@@ -159,7 +165,8 @@ LogicalResult load(Lowering &L, Operation *o) {
   unsigned vec = layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt) : 1;
   unsigned elemBits = et->getPrimitiveSizeInBits();
   Words w = wordsFor(vec * elemBits);
-  std::string cache = cacheSuffix(op.getCache(), true) + evictSuffix(op.getEvict());
+  std::string cache =
+      cacheSuffix(op.getCache(), true) + evictSuffix(op.getEvict(), op.getCache());
   bool plain = mask.empty() && cache.empty() && !op.getIsVolatile();
   std::vector<llvm::Value *> out;
   for (unsigned g = 0; g < n; g += vec) {
@@ -225,7 +232,8 @@ LogicalResult store(Lowering &L, Operation *o) {
   unsigned n = ptrs.size();
   unsigned vec = layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt) : 1;
   Words w = wordsFor(vec * et->getPrimitiveSizeInBits());
-  std::string cache = cacheSuffix(op.getCache(), false) + evictSuffix(op.getEvict());
+  std::string cache =
+      cacheSuffix(op.getCache(), false) + evictSuffix(op.getEvict(), op.getCache());
   llvm::Value *owner = layout ? L.isOwner(*layout)
                               : b.CreateICmpEQ(L.threadId(), L.i32(0));
   for (unsigned g = 0; g < n; g += vec) {

@@ -2,6 +2,8 @@
 //
 // NVIDIA (cuda:80, cuda:90), from the tile IR the frontend's tile-optimize
 // pipeline produced (inline, canonicalize, tile-combine, CSE):
+//   0. loop-invariant code motion, then pipelining: loads issued one
+//      iteration early (Pipeliner.cpp)
 //   1. axis analysis        contiguity/divisibility/constancy (ir/analysis)
 //                           bound the vector width of each global access
 //      layouts + lowering   every tensor value gets a linear layout and the
@@ -22,7 +24,9 @@
 #include "ir/analysis/AxisInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -87,6 +91,20 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   }
   out.name = kernel;
   out.numWarps = numWarps;
+
+  // 0. Tile-level software pipelining, on a copy (the caller keeps its IR).
+  mlir::OwningOpRef<mlir::ModuleOp> owned = module.clone();
+  module = *owned;
+  func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  module.walk([&](mlir::scf::ForOp loop) {
+    unsigned stages = options.numStages;
+    if (auto a = loop->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))
+      stages = a.getInt();
+    if (stages < 2)
+      loop->setAttr("tile.no_pipeline", mlir::UnitAttr::get(loop.getContext()));
+  });
+  module.walk([](mlir::LoopLikeOpInterface loop) { mlir::moveLoopInvariantCode(loop); });
+  pipelineLoads(module);
 
   // 1. Layouts and lowering.
   llvm::LLVMContext ctx;

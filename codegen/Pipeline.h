@@ -20,6 +20,9 @@ struct CudaCompileOptions {
   unsigned computeCapability = 90;
   /// Warps per program; 0 takes the kernel's `tile.num_warps` (default 4).
   unsigned numWarps = 0;
+  /// Loops whose loads are prefetched one iteration ahead when >= 2 (a
+  /// loop's own `tile.num_stages` attribute takes precedence).
+  unsigned numStages = 3;
 };
 
 enum class CudaStage { TileGpu, LLIR, PTX };
@@ -38,6 +41,9 @@ struct CudaKernelArtifacts {
 bool compileForCuda(mlir::ModuleOp module, const std::string &kernel,
                     const CudaCompileOptions &options, CudaKernelArtifacts &out,
                     std::string &error, CudaStage last = CudaStage::PTX);
+
+/// Issues each loop's global loads one iteration early (Pipeliner.cpp).
+void pipelineLoads(mlir::ModuleOp module);
 
 /// Parses "cuda:90" / "cuda:80" / "sm_90"; returns 0 if not a CUDA target.
 unsigned parseCudaTarget(const std::string &target);

@@ -76,9 +76,11 @@ void whileOp(const Op &op, Frame &f) {
     runBlock(after, f);
     if (f.failed)
       return;
-    // yield -> (results as temporaries) -> before args
-    moveAll(f, op.res, after.results);
-    moveAll(f, before.args, op.res);
+    // yield -> before args. The op's results cannot serve as temporaries:
+    // scf.condition may forward fewer values than the loop carries (its
+    // unused results are folded away). The yielded values never alias the
+    // before block's arguments (another region's values, one slot each).
+    moveAll(f, before.args, after.results);
   }
 }
 

@@ -121,6 +121,7 @@ tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kern
     codegen::CudaCompileOptions copts;
     copts.computeCapability = cc;
     copts.numWarps = numWarps;
+    copts.numStages = numStages;
     codegen::CudaKernelArtifacts art;
     std::string error;
     if (!codegen::compileForCuda(module, kernel, copts, art, error))

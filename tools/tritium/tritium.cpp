@@ -59,6 +59,7 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
   tritium::codegen::CudaCompileOptions opts;
   opts.computeCapability = cc;
   opts.numWarps = cmd.numWarps;
+  opts.numStages = cmd.numStages;
   tritium::codegen::CudaKernelArtifacts art;
   std::string error;
   if (!tritium::codegen::compileForCuda(module, cmd.kernel, opts, art, error, last)) {
