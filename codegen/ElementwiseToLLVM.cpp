@@ -271,7 +271,9 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
     Type srcElem = getElementTypeOrSelf(fp.getSrc().getType());
     Type dstElem = getElementTypeOrSelf(resT);
     if (srcElem.getIntOrFloatBitWidth() == 8 || dstElem.getIntOrFloatBitWidth() == 8)
-      return nullptr; // fp8 conversions: not yet on the GPU
+      return emitFp8Convert(L, a[0], srcElem, dstElem,
+                            fp.getRounding() &&
+                                *fp.getRounding() == mlir::tile::RoundingMode::RTZ);
     if (st->getPrimitiveSizeInBits() < rt->getPrimitiveSizeInBits() ||
         (st->isHalfTy() && rt->isBFloatTy()) || (st->isBFloatTy() && rt->isHalfTy())) {
       llvm::Value *f = b.CreateFPExt(a[0], b.getFloatTy());

@@ -30,6 +30,9 @@ Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
   populateReduceHandlers(handlers_);
   populateDotHandlers(handlers_);
   populateDebugHandlers(handlers_);
+  populateSortHandlers(handlers_);
+  populateMapHandlers(handlers_);
+  populateDescriptorHandlers(handlers_);
 }
 
 LogicalResult Lowering::fail(Operation *op, const llvm::Twine &msg) {

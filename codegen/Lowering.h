@@ -57,6 +57,9 @@ void populateMemoryHandlers(HandlerTable &t);
 void populateReduceHandlers(HandlerTable &t);
 void populateDotHandlers(HandlerTable &t);
 void populateDebugHandlers(HandlerTable &t);
+void populateSortHandlers(HandlerTable &t);       // SortToLLVM.cpp
+void populateMapHandlers(HandlerTable &t);        // MapElementwiseToLLVM.cpp
+void populateDescriptorHandlers(HandlerTable &t); // DescriptorToLLVM.cpp
 
 class Lowering {
 public:
@@ -176,6 +179,12 @@ private:
   std::vector<llvm::Value *> flatten(llvm::ArrayRef<mlir::Value> vs,
                                      llvm::ArrayRef<LayoutRef> layouts);
 };
+
+/// fp8 <-> wider float conversions of one register (Fp8ToLLVM.cpp): `x`
+/// holds the bits of `srcType` (fp8 formats travel as i8); returns the value
+/// as `dstType`, or null when the pair is not supported.
+llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
+                            mlir::Type dstType, bool roundTowardZero);
 
 /// Per-register helpers for elementwise handlers.
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,

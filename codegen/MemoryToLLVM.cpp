@@ -6,7 +6,8 @@
 // and mask constancy. Masked accesses are predicated PTX (`@p ld...`), so
 // no lane ever touches a masked-off address; stores and atomics run only in
 // the thread that owns an element (replicas skip), and an atomic's old value
-// is shared with the replicas through shared memory.
+// is shared with the replicas through shared memory. A volatile scalar load
+// is read by one thread and shared the same way, so scalars stay uniform.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -216,6 +217,11 @@ LogicalResult load(Lowering &L, Operation *o) {
     }
     out.insert(out.end(), vals.begin(), vals.end());
   }
+  // Scalars are uniform across the program, but a volatile scalar may be
+  // changing under other programs' writes: one thread reads it for all
+  // (otherwise branches on it could diverge around barriers).
+  if (!layout && op.getIsVolatile())
+    out[0] = L.broadcastFromThread0(out[0]);
   L.set(op, Lowered{layout, out});
   return success();
 }
