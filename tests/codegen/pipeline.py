@@ -1,0 +1,34 @@
+# Loops: loads issued one iteration early (num_stages >= 2), float
+# predicates, and volatile scalars read by one thread for all.
+
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-PIPE
+# CHECK-PIPE-LABEL: func.func @matmul_kernel
+# CHECK-PIPE: %[[A0:.*]] = tile.load
+# CHECK-PIPE: %[[B0:.*]] = tile.load
+# CHECK-PIPE: scf.for {{.*}} iter_args({{.*}}, %[[A:.*]] = %[[A0]], %[[B:.*]] = %[[B0]])
+# CHECK-PIPE: %[[AN:.*]] = tile.load
+# CHECK-PIPE: %[[BN:.*]] = tile.load
+# CHECK-PIPE: tile.dot %[[A]], %[[B]]
+# CHECK-PIPE: scf.yield {{.*}}, %[[AN]], %[[BN]]
+
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 1 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-NOPIPE
+# CHECK-NOPIPE-LABEL: func.func @matmul_kernel
+# CHECK-NOPIPE: scf.for
+# CHECK-NOPIPE: tile.load
+# CHECK-NOPIPE: tile.load
+# CHECK-NOPIPE: tile.dot
+
+# `!=` is unordered-not-equal (true for NaN), `<` ordered.
+# RUN: tritium compile %S/../Inputs/codegen/compare.py --kernel ne_kernel --signature "*fp32:16,*fp32:16,*i32:16,128" --target cuda:80 --emit llir | FileCheck %s --check-prefix=CHECK-CMP
+# CHECK-CMP-LABEL: define ptx_kernel void @ne_kernel
+# CHECK-CMP: fcmp une float
+# CHECK-CMP: fcmp olt float
+
+# A volatile scalar is read by thread 0 and shared through shared memory,
+# so the loop condition is the same in every thread.
+# RUN: tritium compile %S/../Inputs/codegen/compare.py --kernel volatile_flag_kernel --signature "*i32:16,*i32:16" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-VOL
+# CHECK-VOL-LABEL: .entry volatile_flag_kernel(
+# CHECK-VOL: ld.volatile.global.b32
+# CHECK-VOL: st.shared.b32
+# CHECK-VOL: bar.sync 0;
+# CHECK-VOL: ld.shared.b32
