@@ -69,6 +69,7 @@ def _layout_matches():
 
 
 _FAST_LAYOUT = _layout_matches()
+_MISSING = object()
 
 
 def _pack_generic(name, value, flags):
@@ -451,8 +452,44 @@ class JITFunction(KernelInterface):
                 "do_not_specialize turns off both ==1 and %%16" % fn.__name__)
         self._kernels = {}
         self._source = None
+        self._watched = None  # (names, values) of the globals read at compile
         functools.update_wrapper(self, fn)
         self._init_fast_path()
+
+    def _snapshot_globals(self):
+        """Remembers the plain values (ints, floats, bools, strings,
+        tl.constexpr) of the module globals the kernel names, as they were
+        when it was first compiled."""
+        g = self.fn.__globals__
+        names = []
+        for n in self.fn.__code__.co_names:
+            v = g.get(n, _MISSING)
+            if isinstance(v, core.constexpr):
+                v = v.value
+            if isinstance(v, (bool, int, float, str)):
+                names.append(n)
+        self._watched = (tuple(names), tuple(self._global_values(names)))
+
+    def _global_values(self, names):
+        g = self.fn.__globals__
+        out = []
+        for n in names:
+            v = g.get(n, _MISSING)
+            out.append(v.value if isinstance(v, core.constexpr) else v)
+        return out
+
+    def _check_globals(self):
+        """As Triton: a global the kernel read may not change afterwards."""
+        names, old = self._watched
+        if not names:
+            return
+        new = self._global_values(names)
+        for n, a, b in zip(names, old, new):
+            if a is not b and a != b:
+                raise RuntimeError(
+                    "global variable '%s' used by kernel '%s' has changed since "
+                    "the kernel was compiled (it was %r, now %r); kernels read "
+                    "globals once" % (n, self.__name__, a, b))
 
     def _init_fast_path(self):
         """Precomputes what a cached launch needs: a generated binder (a
@@ -579,6 +616,8 @@ class JITFunction(KernelInterface):
                         value is p.default:
                     continue  # the frontend reads the default itself
                 raise
+        if self._watched is None:
+            self._snapshot_globals()
         lib = _capi.lib()
         array = (_capi.Constexpr * max(len(values), 1))(*values)
         options = _capi.CompileOptions(int(bool(debug)))
@@ -699,6 +738,8 @@ class JITFunction(KernelInterface):
                 self._fast_kernels[ckey] = kernel
         except TypeError:  # an unhashable constexpr
             kernel = self.compile(dict(zip(self.arg_names, values)), debug)
+        if self._watched[0]:
+            self._check_globals()
         packers = _PACKERS
         packed = []
         state = _launch_state
@@ -750,6 +791,7 @@ class JITFunction(KernelInterface):
         """The general path of ``run``."""
         bound, options = self.bind(args, kwargs)
         kernel = self.compile(bound, options["debug"])
+        self._check_globals()
         state = _launch_state
         state.reset()
         array, nargs = self._args(bound)

@@ -1,0 +1,36 @@
+"""Globals a kernel reads are fixed at its first compile: changing one
+afterwards is an error at the next launch, as in Triton."""
+
+import numpy as np
+import pytest
+
+import triton
+import triton.language as tl
+
+SCALE = tl.constexpr(3)
+OFFSET = tl.constexpr(1)
+
+
+@triton.jit
+def scaled_kernel(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(o_ptr + offs, x * SCALE + OFFSET, mask=m)
+
+
+def test_changed_global_is_reported():
+    global OFFSET
+    x = np.arange(10, dtype=np.float32)
+    o = np.zeros_like(x)
+    scaled_kernel[(1,)](x, o, 10, BLOCK=16)
+    np.testing.assert_allclose(o, 3 * x + 1)
+    OFFSET = tl.constexpr(2)
+    try:
+        with pytest.raises(RuntimeError, match="'OFFSET'.*changed.*was 1, now 2"):
+            scaled_kernel[(1,)](x, o, 10, BLOCK=16)
+        with pytest.raises(RuntimeError, match="'OFFSET'"):
+            scaled_kernel.run(x, o, 10, BLOCK=16, grid=(1,))
+    finally:
+        OFFSET = tl.constexpr(1)
+    scaled_kernel[(1,)](x, o, 10, BLOCK=16)  # back to the compiled value
