@@ -670,7 +670,12 @@ class JITFunction(KernelInterface):
 
     def __getitem__(self, grid):
         def launcher(*args, **kwargs):
-            return self._launch(grid, args, kwargs)
+            try:
+                return self._launch(grid, args, kwargs)
+            except CompilationError as e:
+                # The diagnostic names the user's file:line:col; the frames
+                # of the launcher below this one add nothing to it.
+                raise e.with_traceback(None) from None
         return launcher
 
     def _launch_options(self, extra):

@@ -34,3 +34,19 @@ def test_changed_global_is_reported():
     finally:
         OFFSET = tl.constexpr(1)
     scaled_kernel[(1,)](x, o, 10, BLOCK=16)  # back to the compiled value
+
+
+@triton.jit
+def f16_exp_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.exp(tl.load(x_ptr + offs).to(tl.float16)))
+
+
+def test_compile_error_traceback_shows_the_users_code():
+    import traceback
+    with pytest.raises(triton.CompilationError) as info:
+        f16_exp_kernel[(1,)](np.zeros(16, dtype=np.float32), BLOCK=16)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    inside = [f for f in frames if "/tritium/" in f.filename]
+    assert len(inside) <= 1, frames  # the launcher's own line at most
+    assert "test_globals.py:" in str(info.value) and "tl.exp" in str(info.value)
