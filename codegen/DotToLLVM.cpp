@@ -1,12 +1,12 @@
 //===- DotToLLVM.cpp - tl.dot on FMA units --------------------------------===//
 //
 // The FMA path, correct for every operand type: A and B are staged in
-// shared memory in the accumulator's type (fp16/bf16 widened exactly, int8
-// widened to int32, fp32 rounded to tf32 first when the precision is tf32,
-// as the tensor cores would), then each thread forms the outer products for
-// its accumulator registers: per k, one load per distinct row of A and per
-// distinct column of B it owns, then one FMA per register. Batched (3-D)
-// products index the batch like the rows.
+// shared memory in the accumulator's type (fp16/bf16 widened exactly, fp8
+// decoded exactly, int8 widened to int32, fp32 rounded to tf32 first when
+// the precision is tf32, as the tensor cores would), then each thread forms
+// the outer products for its accumulator registers: per k, one load per
+// distinct row of A and per distinct column of B it owns, then one FMA per
+// register. Batched (3-D) products index the batch like the rows.
 //
 // The tensor-core path (sm_80+, fp16/bf16 operands, fp32 accumulator, 2-D,
 // M%16 = N%8 = K%16 = 0) uses mma.sync.m16n8k16. Its accumulator is a linear
@@ -221,8 +221,20 @@ LogicalResult dot(Lowering &L, Operation *o) {
   int64_t N = bT.getShape()[rank - 1];
   int64_t batch = rank == 3 ? cT.getShape()[0] : 1;
   Type ae = aT.getElementType(), ce = cT.getElementType();
-  if (ae.getIntOrFloatBitWidth() == 8 && isa<FloatType>(ae))
-    return L.fail(o, "tl.dot on fp8 operands is not supported on the GPU yet");
+  // fp8 operands (each side may have its own format) are decoded exactly to
+  // fp32 per register, as the interpreter does before its fp32 (or fp64)
+  // product; products of fp8 values are exact in fp32, so only the sums
+  // round, as in the interpreter.
+  Type be = bT.getElementType();
+  auto decodeFp8 = [&](Lowered v, Type et) -> FailureOr<Lowered> {
+    if (!isa<FloatType>(et) || et.getIntOrFloatBitWidth() != 8)
+      return v;
+    Type f32 = Float32Type::get(o->getContext());
+    for (llvm::Value *&r : v.regs)
+      if (!(r = emitFp8Convert(L, r, et, f32, /*roundTowardZero=*/false)))
+        return failure();
+    return v;
+  };
   bool isInt = isa<IntegerType>(ce);
   llvm::Type *accTy = isInt ? (llvm::Type *)b.getInt32Ty()
                       : ce.isF64() ? b.getDoubleTy() : b.getFloatTy();
@@ -237,7 +249,11 @@ LogicalResult dot(Lowering &L, Operation *o) {
     return tf32 ? roundTf32(L, v) : v;
   };
 
-  Lowered a = L.get(op.getA()), bb = L.get(op.getB());
+  FailureOr<Lowered> aDec = decodeFp8(L.get(op.getA()), ae);
+  FailureOr<Lowered> bDec = decodeFp8(L.get(op.getB()), be);
+  if (failed(aDec) || failed(bDec))
+    return L.fail(o, "tl.dot: unsupported fp8 operand format");
+  Lowered a = std::move(*aDec), bb = std::move(*bDec);
   Lowered c = L.get(op.getC());
   LayoutRef cl = c.layout;
   unsigned eb = L.storeBytes(accTy);

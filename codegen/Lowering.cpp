@@ -58,6 +58,19 @@ llvm::Type *Lowering::llvmType(Type t) {
     t = rt.getElementType();
   if (isa<mlir::tile::PointerType>(t))
     return llvm::PointerType::get(ctx, target.globalAddrSpace());
+  if (auto td = dyn_cast<mlir::tile::TensorDescType>(t)) {
+    // A descriptor is one scalar value, {base, shape (i32) x rank, strides
+    // (i64) x rank, NaN padding (i1)}, so scf loops and ifs carry it as a
+    // single phi. The padding is a field because descriptors made with
+    // different paddings may meet at a phi.
+    unsigned rank = td.getBlockType().getRank();
+    std::vector<llvm::Type *> fields{
+        llvm::PointerType::get(ctx, target.globalAddrSpace())};
+    fields.insert(fields.end(), rank, b.getInt32Ty());
+    fields.insert(fields.end(), rank, b.getInt64Ty());
+    fields.push_back(b.getInt1Ty());
+    return llvm::StructType::get(ctx, fields);
+  }
   if (auto it = dyn_cast<IntegerType>(t))
     return llvm::IntegerType::get(ctx, it.getWidth());
   if (t.isF16())
@@ -433,7 +446,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   std::vector<llvm::Type *> params;
   for (Type t : func.getArgumentTypes()) {
     llvm::Type *lt = llvmType(t);
-    if (!lt || isa<RankedTensorType>(t))
+    if (!lt || isa<RankedTensorType, mlir::tile::TensorDescType>(t))
       return fail(funcOp, "kernel parameter type is not supported on the GPU");
     params.push_back(lt);
   }

@@ -275,6 +275,8 @@ bool sameValue(const TValue &a, const TValue &c) {
     return a.fn == c.fn;
   if (a.kind == TValue::BlockPointer)
     return a.bp == c.bp;
+  if (a.kind == TValue::Descriptor)
+    return a.v == c.v;
   return a.repr() == c.repr() && a.dtype == c.dtype;
 }
 
@@ -509,6 +511,9 @@ struct Carried {
   std::vector<std::string> names;
   std::vector<TValue> templates; // structure of each name's value
   std::vector<Value> inits;      // flattened runtime leaves
+  /// Tensor descriptors the body assigns: not carried, so the body may
+  /// only leave them as they were.
+  std::vector<std::pair<std::string, TValue>> fixed;
 };
 } // namespace
 
@@ -517,6 +522,10 @@ static Carried prepareCarried(Emitter &em, const std::vector<std::string> &names
   Carried c;
   for (auto &n : names) {
     TValue v = em.scopes.back()[n];
+    if (v.kind == TValue::Descriptor) {
+      c.fixed.push_back({n, v});
+      continue;
+    }
     v = rebuild(v, [&](const TValue &x) {
       if (x.kind == TValue::Int || x.kind == TValue::Float || x.kind == TValue::Bool)
         return em.toTensor(x, l);
@@ -550,6 +559,11 @@ static void bindCarried(Emitter &em, const Carried &c, ValueRange vals) {
 /// The values to yield for carried names, checked against their types.
 static SmallVector<Value> yieldCarried(Emitter &em, const Carried &c, SourceLoc l) {
   SmallVector<Value> out;
+  for (auto &[name, before] : c.fixed)
+    if (!sameValue(em.scopes.back()[name], before))
+      em.error(l, "tensor descriptor '" + name + "' is reassigned inside the "
+                  "loop; loops cannot carry tensor descriptors yet: make one "
+                  "descriptor per tensor before the loop");
   for (size_t i = 0; i < c.names.size(); ++i) {
     TValue now = em.scopes.back()[c.names[i]];
     std::vector<TValue> t, n;

@@ -75,3 +75,17 @@ def mapped(X, F):
     offs = tl.arange(0, 32)
     y = tl.map_elementwise(relu_or_neg, tl.load(X + offs), tl.load(F + offs))
     tl.store(X + offs, y)
+
+
+# Loops do not carry tensor descriptors: reassigning one in a loop body is
+# an error at the loop, not a silently stale descriptor.
+# RUN: not tritium compile %s --kernel desc_in_loop --signature "*fp32,*fp32,i32,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-LOOP
+# CHECK-LOOP: descriptors.py:[[@LINE+5]]:5: error: tensor descriptor 'd' is reassigned inside the loop; loops cannot carry tensor descriptors yet: make one descriptor per tensor before the loop
+@triton.jit
+def desc_in_loop(A, B, M, N):
+    d = tl.make_tensor_descriptor(A, shape=[M, N], strides=[N, 1], block_shape=[16, 16])
+    acc = tl.zeros([16, 16], dtype=tl.float32)
+    for i in range(2):
+        acc += d.load([0, 0])
+        d = tl.make_tensor_descriptor(B, shape=[M, N], strides=[N, 1], block_shape=[16, 16])
+    tl.store(A + tl.arange(0, 16)[:, None] * N + tl.arange(0, 16)[None, :], acc)

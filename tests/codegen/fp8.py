@@ -1,0 +1,88 @@
+# fp8 on the GPU: tile.fp_to_fp to and from fp8 is integer arithmetic on the
+# codes (no cvt to or from e4m3/e5m2, so it lowers for sm_80 as well), and
+# tl.dot on fp8 operands decodes them to fp32 for the FMA path.
+
+# RUN: tritium compile %s --kernel down_kernel --signature "*fp32:16,*u8:16,i32,128" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-DOWN
+# CHECK-DOWN-LABEL: .entry down_kernel(
+# CHECK-DOWN-NOT: e4m3
+# CHECK-DOWN: and.b32 {{.*}}, 2147483647;
+# CHECK-DOWN-NOT: e4m3
+# CHECK-DOWN: st.global.u8
+
+# RUN: tritium compile %s --kernel down_rtz_kernel --signature "*bf16:16,*u8:16,i32,128" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-RTZ
+# CHECK-RTZ-LABEL: .entry down_rtz_kernel(
+# CHECK-RTZ-NOT: cvt.rz
+# CHECK-RTZ: st.global.u8
+
+# e5m2 -> fp16 shifts the code into the top byte; NaN codes become 0x7e00.
+# RUN: tritium compile %s --kernel up_kernel --signature "*u8:16,*fp16:16,i32,128" --target cuda:90 --emit llir | FileCheck %s --check-prefix=CHECK-UP
+# CHECK-UP-LABEL: define ptx_kernel void @up_kernel(
+# CHECK-UP: shl {{.*}}, 8
+# CHECK-UP: select i1 {{.*}}, i16 32256,
+# CHECK-UP: st.global.b16
+
+# RUN: tritium compile %s --kernel cross_kernel --signature "*u8:16,*u8:16,i32,128" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-CROSS
+# CHECK-CROSS-LABEL: .entry cross_kernel(
+# CHECK-CROSS: cvt.rn.f32.u32
+# CHECK-CROSS: st.global.u8
+
+# fp8 x fp8 (mixed formats): decoded to fp32, FMA path, no tensor cores.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*u8:16,*u8:16,*fp32:16,32,32,32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-DOT
+# CHECK-DOT-LABEL: .entry dot_kernel(
+# CHECK-DOT-NOT: mma.sync
+# CHECK-DOT: fma.rn.f32
+# CHECK-DOT-NOT: mma.sync
+# CHECK-DOT: st.global
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def down_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = x.to(tl.float8e4nv)
+    tl.store(out_ptr + offs, y.to(tl.uint8, bitcast=True), mask=mask)
+
+
+@triton.jit
+def down_rtz_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.cast(x, tl.float8e5, fp_downcast_rounding="rtz")
+    tl.store(out_ptr + offs, y.to(tl.uint8, bitcast=True), mask=mask)
+
+
+@triton.jit
+def up_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    codes = tl.load(x_ptr + offs, mask=mask)
+    x = codes.to(tl.float8e5, bitcast=True)
+    tl.store(out_ptr + offs, x.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def cross_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    codes = tl.load(x_ptr + offs, mask=mask)
+    y = codes.to(tl.float8e4b8, bitcast=True).to(tl.float8e5)
+    tl.store(out_ptr + offs, y.to(tl.uint8, bitcast=True), mask=mask)
+
+
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr,
+               BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    a = a.to(tl.float8e4nv, bitcast=True)
+    b = b.to(tl.float8e5, bitcast=True)
+    c = tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
