@@ -1,11 +1,12 @@
 """tritium: Triton kernels compiled by a C++ frontend and run on the CPU
-interpreter, launched from Python as in Triton (``kernel[grid](...)``).
+interpreter or an NVIDIA GPU, launched from Python as in Triton
+(``kernel[grid](...)``).
 
 The Triton-compatible package ``python/compat/triton`` re-exports this one,
-so unmodified Triton scripts run with
-``PYTHONPATH=python:python/compat``. The interpreter is the only device, so
-``TRITIUM_INTERPRET=1`` and ``TRITON_INTERPRET=1`` are accepted and change
-nothing.
+so unmodified Triton scripts run with ``PYTHONPATH=python:python/compat``.
+CPU arrays and tensors run on the interpreter, CUDA tensors on the GPU;
+``TRITIUM_INTERPRET=1`` (or ``TRITON_INTERPRET=1``) runs CUDA tensors on the
+interpreter too (copied to the host and back).
 """
 
 from . import language

@@ -1,0 +1,369 @@
+"""Launch arguments: Python values (ints, floats, bools, numpy arrays, torch
+tensors on the CPU or a CUDA device, duck-typed arrays) packed into the C
+API's ``tritium_arg`` records, with Triton's rules for what specializes.
+The launcher (jit.py) uses these on every launch, so the common types have
+packers that build the record bytes directly.
+"""
+
+import ctypes
+import operator
+import struct
+import sys
+import threading
+
+from . import _capi
+from .language import core
+
+_TYPESTR = {"b1": _capi.BOOL, "i1": _capi.I8, "i2": _capi.I16,
+            "i4": _capi.I32, "i8": _capi.I64, "u1": _capi.U8,
+            "u2": _capi.U16, "u4": _capi.U32, "u8": _capi.U64,
+            "f2": _capi.F16, "f4": _capi.F32, "f8": _capi.F64}
+_TORCH = {"bool": _capi.BOOL, "int8": _capi.I8, "int16": _capi.I16,
+          "int32": _capi.I32, "int64": _capi.I64, "uint8": _capi.U8,
+          "uint16": _capi.U16, "uint32": _capi.U32, "uint64": _capi.U64,
+          "float16": _capi.F16, "bfloat16": _capi.BF16,
+          "float32": _capi.F32, "float64": _capi.F64}
+_ITEMSIZE = {_capi.BOOL: 1, _capi.I8: 1, _capi.I16: 2, _capi.I32: 4,
+             _capi.I64: 8, _capi.U8: 1, _capi.U16: 2, _capi.U32: 4,
+             _capi.U64: 8, _capi.F16: 2, _capi.BF16: 2, _capi.F32: 4,
+             _capi.F64: 8}
+
+
+# -- the fast launch path ----------------------------------------------------
+#
+# A cached launch packs its grid, arguments and options with `struct` into
+# bytes laid out as the C structs (checked against the ctypes declarations
+# below) and makes one ctypes call; per-type packers, packed options and
+# packed grids are cached.
+
+_PACK_BUFFER = struct.Struct("=iIQQi4x").pack   # kind, flags, data, bytes, dt
+_PACK_INT = struct.Struct("=iIq16x").pack       # kind, flags, i
+_PACK_FLOAT = struct.Struct("=iId16x").pack     # kind, flags, f
+_PACK_GRID = struct.Struct("=3q").pack
+_PACK_OPTIONS = struct.Struct("=6i").pack
+_I64_MIN, _I64_END = -2**63, 2**63
+
+
+def _layout_matches():
+    arg, buf = _capi.Arg, _capi._Buffer
+    return (ctypes.sizeof(arg) == 32 and arg.value.offset == 8
+            and buf.bytes.offset == 8 and buf.dtype.offset == 16
+            and ctypes.sizeof(_capi.LaunchOptions) == 28)
+
+
+_FAST_LAYOUT = _layout_matches()
+_MISSING = object()
+
+
+def _pack_generic(name, value, flags):
+    arg = _capi.Arg()
+    _fill_arg(arg, name, value, flags & _capi.ARG_NO_SPECIALIZE)
+    return bytes(arg)
+
+
+def _pack_int(name, value, flags):
+    if _I64_MIN <= value < _I64_END:
+        return _PACK_INT(_capi.ARG_INT, flags, value)
+    return _pack_generic(name, value, flags)
+
+
+def _pack_float(name, value, flags):
+    return _PACK_FLOAT(_capi.ARG_FLOAT, flags, value)
+
+
+def _pack_bool(name, value, flags):
+    return _PACK_INT(_capi.ARG_BOOL, flags, 1 if value else 0)
+
+
+def _ndarray_packer(np):
+    """A packer for numpy arrays that reads the data pointer from the array
+    object (``PyArrayObject.data`` follows the object header), when a
+    self-check confirms that layout; else None."""
+    read = ctypes.c_void_p.from_address
+    offset = object.__basicsize__
+    try:
+        probe = np.arange(8, dtype=np.int64)
+        for a in (probe, probe[3:]):
+            if read(id(a) + offset).value != a.__array_interface__["data"][0]:
+                return None
+    except Exception:  # noqa: BLE001 - any surprise disables the fast path
+        return None
+    dtypes = {}
+    for typestr, dt in _TYPESTR.items():
+        try:
+            dtypes[np.dtype("=" + typestr)] = dt
+        except TypeError:
+            pass
+    buffer_kind = _capi.ARG_BUFFER
+
+    def pack(name, value, flags):
+        dt = dtypes.get(value.dtype)
+        if dt is None or not value.flags.c_contiguous:
+            return _pack_generic(name, value, flags)
+        return _PACK_BUFFER(buffer_kind, flags,
+                            read(id(value) + offset).value or 0,
+                            value.nbytes, dt)
+
+    return pack
+
+
+_PACKERS = {int: _pack_int, float: _pack_float, bool: _pack_bool}
+
+
+def _packer(tp):
+    """The packer for arguments of type `tp` (found once per type)."""
+    packer = _PACKERS.get(tp)
+    if packer is None:
+        packer = _pack_generic
+        np = sys.modules.get("numpy")
+        if np is not None and isinstance(tp, type) and issubclass(
+                tp, np.ndarray):
+            packer = _ndarray_packer(np) or _pack_generic
+        _PACKERS[tp] = packer
+    return packer
+
+
+def _tuple_getter(indices):
+    """A function returning ``tuple(values[i] for i in indices)``."""
+    if not indices:
+        return lambda values: ()
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda values: (values[i],)
+    return operator.itemgetter(*indices)
+
+
+# Constexpr value types whose (type, value) pairs identify a compile.
+_PLAIN_TYPES = (int, float, bool, str, type(None))
+
+
+def _is_constexpr_annotation(annotation):
+    if annotation is core.constexpr:
+        return True
+    # Triton's own tl.constexpr, when a kernel written for Triton is
+    # wrapped with tritium.jit in the same process.
+    if isinstance(annotation, type) and annotation.__name__ == "constexpr":
+        return True
+    return (isinstance(annotation, str)
+            and annotation.strip().split(".")[-1] == "constexpr")
+
+
+def _extent(shape, strides, itemsize):
+    """Bytes from the first element to the end of the farthest one."""
+    if any(d == 0 for d in shape):
+        return 0
+    if strides is None:
+        n = 1
+        for d in shape:
+            n *= d
+        return n * itemsize
+    last = sum((d - 1) * s for d, s in zip(shape, strides) if s > 0)
+    span = last + itemsize
+    return -(-span // itemsize) * itemsize
+
+
+class _LaunchState(threading.local):
+    """Where the tensors of the launch being packed live. CUDA tensors run
+    on the GPU when one is usable; otherwise each is copied to the host,
+    the interpreter runs, and the results are copied back."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.device = None  # None, "cpu" or "cuda"
+        self.first = None
+        self.copies = []
+
+    def note(self, name, device):
+        if self.device is None:
+            self.device, self.first = device, name
+        elif self.device != device:
+            raise ValueError(
+                "argument '%s' is on %s but argument '%s' is on %s; pass all "
+                "tensors on one device" % (name, device, self.first,
+                                            self.device))
+
+    def cuda_tensor(self, name, value):
+        self.note(name, "cuda")
+        ok, why = _capi.cuda_available()
+        if ok:
+            return value
+        if not all(hasattr(value, a) for a in ("detach", "copy_")):
+            raise TypeError(
+                "argument '%s': a cuda tensor, but no CUDA GPU is usable (%s) "
+                "and it cannot be copied to the host" % (name, why))
+        host = value.detach().cpu()
+        self.copies.append((value, host))
+        return host
+
+    def finish(self):
+        """Copies interpreted results back to their CUDA tensors."""
+        copies, self.copies = self.copies, []
+        for dev, host in copies:
+            dev.copy_(host)
+
+    def use_gpu(self):
+        return self.device == "cuda" and not self.copies
+
+
+_launch_state = _LaunchState()
+
+
+def _with_device(options, device):
+    """Packed launch options with the `device` field set."""
+    o = _capi.LaunchOptions.from_buffer_copy(options)
+    o.device = device
+    return bytes(o)
+
+
+def _buffer(name, value):
+    """(data pointer, bytes, dtype) of an array-like, or None."""
+    if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
+        device = getattr(value, "device", None)
+        device_type = getattr(device, "type", device)
+        if device_type is not None and str(device_type) != "cpu":
+            if str(device_type) != "cuda":
+                raise TypeError(
+                    "argument '%s': a tensor on device '%s'; tritium runs "
+                    "kernels on CUDA GPUs and on the CPU interpreter"
+                    % (name, device_type))
+            value = _launch_state.cuda_tensor(name, value)
+        else:
+            _launch_state.note(name, "cpu")
+        dname = str(value.dtype).rsplit(".", 1)[-1]
+        dt = _TORCH.get(dname)
+        if dt is None:
+            raise TypeError("argument '%s': unsupported tensor dtype %s"
+                            % (name, value.dtype))
+        itemsize = value.element_size()
+        shape = tuple(value.shape)
+        strides = (tuple(value.stride()) if hasattr(value, "stride")
+                   else None)
+        if strides is None:
+            nbytes = value.numel() * itemsize
+        else:
+            nbytes = _extent(shape, tuple(s * itemsize for s in strides),
+                             itemsize)
+        return value.data_ptr(), nbytes, dt
+    if hasattr(value, "__cuda_array_interface__") and not hasattr(
+            value, "__array_interface__"):
+        raise TypeError(
+            "argument '%s': a GPU array; tritium runs kernels on the CPU "
+            "interpreter, so pass host arrays" % name)
+    iface = getattr(value, "__array_interface__", None)
+    if iface is None:
+        return None
+    typestr = iface["typestr"]
+    np_dtype = getattr(value, "dtype", None)
+    if getattr(np_dtype, "name", None) == "bfloat16":  # ml_dtypes
+        dt = _capi.BF16
+    elif typestr[0] == ">" and typestr[1:] not in ("b1", "i1", "u1"):
+        raise TypeError("argument '%s': big-endian arrays (%s) are not "
+                        "supported" % (name, typestr))
+    else:
+        dt = _TYPESTR.get(typestr[1:])
+    if dt is None:
+        raise TypeError("argument '%s': unsupported array dtype %s"
+                        % (name, np_dtype if np_dtype is not None
+                           else typestr))
+    data = iface["data"]
+    if isinstance(data, tuple):
+        ptr = data[0]
+    else:
+        raise TypeError("argument '%s': the array does not expose a data "
+                        "pointer" % name)
+    itemsize = _ITEMSIZE[dt]
+    return ptr or 0, _extent(tuple(iface["shape"]), iface.get("strides"),
+                             itemsize), dt
+
+
+def _fill_arg(arg, name, value, no_specialize):
+    """Converts one runtime argument into a C tritium_arg."""
+    value = core._unwrap(value)
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.generic):
+        value = value.item()  # a numpy scalar is a scalar, not a buffer
+    arg.flags = _capi.ARG_NO_SPECIALIZE if no_specialize else 0
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        arg.kind = _capi.ARG_BOOL
+        arg.value.i = int(bool(value))
+        return
+    buf = _buffer(name, value)
+    if buf is not None:
+        arg.kind = _capi.ARG_BUFFER
+        arg.value.buffer.data, arg.value.buffer.bytes, \
+            arg.value.buffer.dtype = buf
+        return
+    if isinstance(value, int) or (hasattr(value, "__index__")
+                                  and not isinstance(value, float)):
+        v = value.__index__()
+        arg.kind = _capi.ARG_INT
+        if -2**63 <= v < 2**63:
+            arg.value.i = v
+        elif 2**63 <= v < 2**64:
+            arg.value.i = v - 2**64
+            arg.flags |= _capi.ARG_UNSIGNED
+        else:
+            raise ValueError("argument '%s': %d does not fit in 64 bits"
+                             % (name, v))
+        return
+    if isinstance(value, float) or hasattr(value, "__float__"):
+        arg.kind = _capi.ARG_FLOAT
+        arg.value.f = float(value)
+        return
+    raise TypeError(
+        "argument '%s': cannot pass %s to a kernel (expected an array or "
+        "tensor, int, float or bool)" % (name, type(value).__name__))
+
+
+def _constexpr_value(name, value):
+    """A C tritium_constexpr for `value`, or raises TypeError."""
+    value = core._unwrap(value)
+    c = _capi.Constexpr()
+    c.name = name.encode()
+    if value is None:
+        c.kind = _capi.CONSTEXPR_NONE
+    elif isinstance(value, bool):
+        c.kind, c.i = _capi.CONSTEXPR_BOOL, int(value)
+    elif isinstance(value, int):
+        if -2**63 <= value < 2**63:
+            c.kind, c.i = _capi.CONSTEXPR_INT, value
+        elif 0 <= value < 2**64:
+            c.kind, c.s = _capi.CONSTEXPR_LITERAL, str(value).encode()
+        else:
+            raise ValueError("constexpr '%s': %d does not fit in 64 bits"
+                             % (name, value))
+    elif isinstance(value, float):
+        c.kind, c.f = _capi.CONSTEXPR_FLOAT, value
+    elif isinstance(value, str):
+        c.kind, c.s = _capi.CONSTEXPR_STRING, value.encode()
+    elif isinstance(value, core.dtype) and not isinstance(
+            value, (core.pointer_type, core.block_type)):
+        c.kind, c.s = _capi.CONSTEXPR_LITERAL, value.name.encode()
+    else:
+        raise TypeError("constexpr '%s': cannot pass %s as a compile-time "
+                        "value (expected int, float, bool, str, None or a "
+                        "tl dtype)" % (name, type(value).__name__))
+    return c
+
+
+def _cache_key(value):
+    value = core._unwrap(value)
+    return (type(value).__name__, str(value) if isinstance(
+        value, core.dtype) else value)
+
+
+def _check_grid(grid):
+    if isinstance(grid, (list, tuple)) and 1 <= len(grid) <= 3:
+        dims = []
+        for d in grid:
+            d = core._unwrap(d)
+            if isinstance(d, bool) or not hasattr(d, "__index__"):
+                break
+            dims.append(d.__index__())
+        else:
+            if all(d >= 0 for d in dims):
+                return tuple(dims) + (1,) * (3 - len(dims))
+    raise ValueError("grid must be 1 to 3 non-negative ints (or a callable "
+                     "returning them), got %r" % (grid,))
