@@ -28,13 +28,9 @@ LogicalResult print(Lowering &L, Operation *o) {
   for (char ch : prefix)
     escaped += ch == '%' ? "%%" : std::string(1, ch);
   if (op.getArgs().empty()) {
-    auto *then = llvm::BasicBlock::Create(L.ctx, "print", L.fn);
-    auto *cont = llvm::BasicBlock::Create(L.ctx, "print.done", L.fn);
-    b.CreateCondBr(b.CreateICmpEQ(L.threadId(), L.i32(0)), then, cont);
-    b.SetInsertPoint(then);
-    L.target.printf(b, "pid (%u, %u, %u)" + escaped + "\n", pid);
-    b.CreateBr(cont);
-    b.SetInsertPoint(cont);
+    L.guarded(b.CreateICmpEQ(L.threadId(), L.i32(0)),
+              [&] { L.target.printf(b, "pid (%u, %u, %u)" + escaped + "\n", pid); },
+              "print");
     return success();
   }
   auto isSigned = op.getIsSigned();
@@ -85,13 +81,7 @@ LogicalResult print(Lowering &L, Operation *o) {
         x = b.CreateFPExt(x, b.getDoubleTy());
       }
       args.push_back(x);
-      auto *then = llvm::BasicBlock::Create(L.ctx, "print", L.fn);
-      auto *cont = llvm::BasicBlock::Create(L.ctx, "print.done", L.fn);
-      b.CreateCondBr(owner, then, cont);
-      b.SetInsertPoint(then);
-      L.target.printf(b, fmt, args);
-      b.CreateBr(cont);
-      b.SetInsertPoint(cont);
+      L.guarded(owner, [&] { L.target.printf(b, fmt, args); }, "print");
     }
   }
   return success();
@@ -110,13 +100,9 @@ LogicalResult assertOp(Lowering &L, Operation *o) {
     file = fl.getFilename().str();
     line = fl.getLine();
   }
-  auto *then = llvm::BasicBlock::Create(L.ctx, "assert.fail", L.fn);
-  auto *cont = llvm::BasicBlock::Create(L.ctx, "assert.ok", L.fn);
-  b.CreateCondBr(anyFalse, then, cont);
-  b.SetInsertPoint(then);
-  L.target.assertFail(b, op.getMessage(), file, line, L.fn->getName());
-  b.CreateBr(cont);
-  b.SetInsertPoint(cont);
+  L.guarded(anyFalse,
+            [&] { L.target.assertFail(b, op.getMessage(), file, line, L.fn->getName()); },
+            "assert");
   return success();
 }
 

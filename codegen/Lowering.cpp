@@ -225,20 +225,23 @@ void Lowering::storeShared(llvm::Value *v, llvm::Value *ptr) {
   b.CreateStore(v, ptr);
 }
 
+void Lowering::guarded(llvm::Value *cond, const std::function<void()> &body,
+                       const llvm::Twine &name) {
+  auto *then = llvm::BasicBlock::Create(ctx, name + ".then", fn);
+  auto *cont = llvm::BasicBlock::Create(ctx, name + ".end", fn);
+  b.CreateCondBr(cond, then, cont);
+  b.SetInsertPoint(then);
+  body();
+  b.CreateBr(cont);
+  b.SetInsertPoint(cont);
+}
+
 llvm::Value *Lowering::broadcastFromThread0(llvm::Value *v) {
   llvm::Type *mt = memType(*this, v->getType());
   reserveShared(storeBytes(mt));
   barrier();
   llvm::Value *ptr = sharedPtr(mt, i32(0));
-  llvm::BasicBlock *cur = b.GetInsertBlock();
-  auto *then = llvm::BasicBlock::Create(ctx, "bcast.store", fn);
-  auto *cont = llvm::BasicBlock::Create(ctx, "bcast.done", fn);
-  b.CreateCondBr(b.CreateICmpEQ(tid_, i32(0)), then, cont);
-  (void)cur;
-  b.SetInsertPoint(then);
-  storeShared(v, ptr);
-  b.CreateBr(cont);
-  b.SetInsertPoint(cont);
+  guarded(b.CreateICmpEQ(tid_, i32(0)), [&] { storeShared(v, ptr); }, "bcast");
   barrier();
   return loadShared(v->getType(), ptr);
 }

@@ -143,6 +143,10 @@ public:
   void reserveShared(unsigned bytes) { sharedBytes = std::max(sharedBytes, bytes); }
   llvm::Value *loadShared(llvm::Type *ty, llvm::Value *ptr);
   void storeShared(llvm::Value *v, llvm::Value *ptr);
+  /// Emits `body` in a block that runs only where `cond` holds (no barrier
+  /// may be inside: the branch can diverge).
+  void guarded(llvm::Value *cond, const std::function<void()> &body,
+               const llvm::Twine &name = "guarded");
   /// Broadcast a value computed by one thread to all (through shared memory).
   llvm::Value *broadcastFromThread0(llvm::Value *v);
 

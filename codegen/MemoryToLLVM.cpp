@@ -327,13 +327,7 @@ LogicalResult atomicCommon(
       if (layout->isReplicaReg(r))
         continue;
       llvm::Value *p = L.sharedPtr(mt, L.linearCoord(*layout, r));
-      auto *then = llvm::BasicBlock::Create(L.ctx, "atom.pub", L.fn);
-      auto *cont = llvm::BasicBlock::Create(L.ctx, "atom.pub.done", L.fn);
-      b.CreateCondBr(owner, then, cont);
-      b.SetInsertPoint(then);
-      L.storeShared(old[r], p);
-      b.CreateBr(cont);
-      b.SetInsertPoint(cont);
+      L.guarded(owner, [&] { L.storeShared(old[r], p); }, "atom.publish");
     }
     L.barrier();
     for (unsigned r = 0; r < n; ++r)

@@ -304,13 +304,9 @@ LogicalResult histogram(Lowering &L, Operation *o) {
   unsigned threads = L.numWarps * L.target.warpSize();
   for (int64_t base = 0; base < bins; base += threads) {
     llvm::Value *i = b.CreateAdd(L.threadId(), L.i32(base));
-    auto *then = llvm::BasicBlock::Create(L.ctx, "hist.zero", L.fn);
-    auto *cont = llvm::BasicBlock::Create(L.ctx, "hist.zero.done", L.fn);
-    b.CreateCondBr(b.CreateICmpULT(i, L.i32(bins)), then, cont);
-    b.SetInsertPoint(then);
-    b.CreateStore(L.i32(0), L.sharedPtr(b.getInt32Ty(), i));
-    b.CreateBr(cont);
-    b.SetInsertPoint(cont);
+    L.guarded(b.CreateICmpULT(i, L.i32(bins)),
+              [&] { b.CreateStore(L.i32(0), L.sharedPtr(b.getInt32Ty(), i)); },
+              "hist.zero");
   }
   L.barrier();
   llvm::Value *owner = L.isOwner(*src.layout);
@@ -321,14 +317,10 @@ LogicalResult histogram(Lowering &L, Operation *o) {
     llvm::Value *ok = b.CreateAnd(owner, b.CreateICmpULT(v, L.i32(bins)));
     if (!mask.empty())
       ok = b.CreateAnd(ok, mask[r]);
-    auto *then = llvm::BasicBlock::Create(L.ctx, "hist.add", L.fn);
-    auto *cont = llvm::BasicBlock::Create(L.ctx, "hist.add.done", L.fn);
-    b.CreateCondBr(ok, then, cont);
-    b.SetInsertPoint(then);
-    b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, L.sharedPtr(b.getInt32Ty(), v),
-                      L.i32(1), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
-    b.CreateBr(cont);
-    b.SetInsertPoint(cont);
+    L.guarded(ok, [&] {
+      b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, L.sharedPtr(b.getInt32Ty(), v),
+                        L.i32(1), llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
+    }, "hist.add");
   }
   L.barrier();
   Lowered out{outL, {}};
