@@ -395,8 +395,6 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
                                          cast<arith::ConstantOp>(op).getValue())))
     return std::vector<llvm::Value *>(to.numRegs(), get(v).regs.front());
   if (auto ed = dyn_cast<mlir::tile::ExpandDimsOp>(op)) {
-    LinearLayout inner = projectTo(to, cast<RankedTensorType>(v.getType()).getShape());
-    (void)inner;
     std::vector<Coord> bases[3];
     unsigned axis = ed.getAxis();
     for (int k = 0; k < 3; ++k)

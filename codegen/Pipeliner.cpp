@@ -123,7 +123,7 @@ void pipelineLoop(scf::ForOp loop) {
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
   std::vector<Value> nextLoads;
-  auto newLoop = cast<scf::ForOp>(loop.replaceWithAdditionalYields(
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
       rewriter, firsts, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &ib, Location l, ArrayRef<BlockArgument> newArgs) {
         // Called while the body still sits in the old loop; it is merged
@@ -153,8 +153,9 @@ void pipelineLoop(scf::ForOp loop) {
           c.load.erase();
         }
         return out;
-      }));
-  (void)newLoop;
+      });
+  if (failed(replaced)) // leaves the loop as it was: no prefetch
+    return;
 }
 
 } // namespace
