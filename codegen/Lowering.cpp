@@ -475,8 +475,8 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
       if (a->getType()->isPointerTy())
         a->addAttr(llvm::Attribute::getWithAlignment(
             ctx, llvm::Align(div.getInt())));
-    if (a->getType()->isPointerTy())
-      a->addAttr(llvm::Attribute::NoAlias);
+    // No `noalias`: kernels are often launched with one buffer for two
+    // parameters (in-place updates), as Triton allows.
     set(arg, Lowered{nullptr, {a}});
   }
   if (failed(emitBlock(func.getBody().front())))

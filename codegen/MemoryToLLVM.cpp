@@ -202,7 +202,11 @@ LogicalResult load(Lowering &L, Operation *o) {
       llvm::Type *rt = w.count == 1 ? rts[0] : llvm::StructType::get(L.ctx, rts);
       auto *ia = llvm::InlineAsm::get(
           llvm::FunctionType::get(rt, {b.getInt1Ty(), ptrs[g]->getType()}, false),
-          text, cons, /*hasSideEffects=*/op.getIsVolatile());
+          text, cons,
+          // The asm names no memory operand, so without side effects LLVM
+          // would take it for a pure function and merge two loads of one
+          // address across a store between them.
+          /*hasSideEffects=*/true);
       llvm::Value *pred = mask.empty() ? b.getTrue() : mask[g];
       llvm::Value *call = b.CreateCall(ia, {pred, ptrs[g]});
       std::vector<llvm::Value *> words;

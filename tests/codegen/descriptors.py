@@ -86,7 +86,7 @@ def desc_reduce(p32, p8, p64, ph, pb, M):
 # the check passes.
 # RUN: tritium compile %s --kernel desc_rows --signature "*fp32:16,*i32:16,*fp32:16,i32,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-ROWS
 # CHECK-ROWS-LABEL: .entry desc_rows(
-# CHECK-ROWS: ld.global.nc.b32
+# CHECK-ROWS: ld.global.{{(nc.)?}}b32
 # CHECK-ROWS: @%p{{[0-9]+}} ld.global.v4.b32
 # CHECK-ROWS: @%p{{[0-9]+}} ld.global.b32
 # CHECK-ROWS: @%p{{[0-9]+}} st.global.v4.b32
@@ -123,5 +123,5 @@ def desc_3d(x, out, A, B, C):
 # RUN: tritium compile %S/../../conformance/kernels/misc.py --kernel desc_extras_kernel --signature "*fp32:16,*i32:16,*fp32:16,*fp32:16,i32,8" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-EXTRAS
 # CHECK-EXTRAS-LABEL: .entry desc_extras_kernel(
 # CHECK-EXTRAS: red.global.add.f32
-# CHECK-EXTRAS: ld.global.nc.b32
+# CHECK-EXTRAS: ld.global.{{(nc.)?}}b32
 # CHECK-EXTRAS: @%p{{[0-9]+}} st.global

@@ -32,3 +32,16 @@
 # CHECK-VOL: st.shared.b32
 # CHECK-VOL: bar.sync 0;
 # CHECK-VOL: ld.shared.b32
+
+# Parameters may alias (one buffer passed twice): a load after a store is
+# issued again, never merged with the one before the store.
+# RUN: tritium compile %S/../Inputs/codegen/compare.py --kernel reload_kernel --signature "*fp32:16,*fp32:16,i32,128" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-ALIAS
+# RUN: tritium compile %S/../Inputs/codegen/compare.py --kernel reload_kernel --signature "*fp32:16,*fp32:16,i32,128" --target cuda:90 --emit llir | FileCheck %s --check-prefix=CHECK-NOALIAS
+# CHECK-ALIAS-LABEL: .entry reload_kernel(
+# CHECK-ALIAS: ld.global.b32
+# CHECK-ALIAS: st.global.b32
+# CHECK-ALIAS: ld.global.b32
+# CHECK-ALIAS: st.global.b32
+# CHECK-NOALIAS-LABEL: define ptx_kernel void @reload_kernel(
+# CHECK-NOALIAS-NOT: noalias
+# CHECK-NOALIAS: ret void

@@ -16,3 +16,13 @@ def volatile_flag_kernel(flag_ptr, out_ptr):
     while v == 0:
         v = tl.load(flag_ptr, volatile=True)
     tl.store(out_ptr, v)
+
+
+@triton.jit
+def reload_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    a = tl.load(x_ptr + offs, mask=m)
+    tl.store(y_ptr + offs, a * 2, mask=m)
+    b = tl.load(x_ptr + offs, mask=m)  # x and y may be one buffer
+    tl.store(y_ptr + offs, b + 1, mask=m)
