@@ -454,7 +454,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
   fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
                               func.getName().str(), mod);
-  target.markKernel(fn, numWarps * target.warpSize());
+  target.markKernel(fn, numWarps * target.warpSize(), maxRegisters);
   auto *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
   b.SetInsertPoint(entry);
 

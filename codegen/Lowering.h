@@ -70,6 +70,7 @@ public:
   llvm::IRBuilder<> b;
   TargetInfo &target;
   unsigned numWarps;
+  unsigned maxRegisters = 0; // per thread; 0: no limit
   llvm::Function *fn = nullptr;
   /// Bytes of dynamic shared memory the kernel needs (the maximum over the
   /// conversions, reductions and products that stage through it).

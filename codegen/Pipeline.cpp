@@ -112,6 +112,7 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   auto target = createNvidiaTargetInfo(options.computeCapability);
   target->configureModule(llmod);
   Lowering lowering(llmod, *target, numWarps);
+  lowering.maxRegisters = options.maxRegisters;
   // Vector widths of global accesses come from the axis analysis.
   mlir::tile::ModuleAxisInfo axis(module);
   lowering.vectorWidthHint = [&axis](mlir::Value ptr, mlir::Value mask,

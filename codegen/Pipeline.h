@@ -23,6 +23,8 @@ struct CudaCompileOptions {
   /// Loops whose loads are prefetched one iteration ahead when >= 2 (a
   /// loop's own `tile.num_stages` attribute takes precedence).
   unsigned numStages = 3;
+  /// Registers per thread the kernel may use (0: ptxas decides).
+  unsigned maxRegisters = 0;
 };
 
 enum class CudaStage { TileGpu, LLIR, PTX };

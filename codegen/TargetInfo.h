@@ -46,8 +46,10 @@ public:
   virtual void assertFail(llvm::IRBuilder<> &b, llvm::StringRef message,
                           llvm::StringRef file, unsigned line,
                           llvm::StringRef function) = 0;
-  /// Marks `fn` as a kernel launched with `numThreads` threads.
-  virtual void markKernel(llvm::Function *fn, unsigned numThreads) = 0;
+  /// Marks `fn` as a kernel launched with `numThreads` threads, using at
+  /// most `maxRegisters` registers per thread (0: no limit).
+  virtual void markKernel(llvm::Function *fn, unsigned numThreads,
+                          unsigned maxRegisters) = 0;
   /// Triple and data layout for new modules.
   virtual void configureModule(llvm::Module &m) = 0;
 };

@@ -78,7 +78,8 @@ bool tritium::rt::cudaAvailable(std::string *why) {
 
 Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
-                                  unsigned numWarps, unsigned numStages) {
+                                  unsigned numWarps, unsigned numStages,
+                                  unsigned maxRegisters) {
   std::string why;
   cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
   if (!dev)
@@ -97,7 +98,8 @@ tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kern
     module.print(os, flags);
   }
   std::string options = "num_warps=" + std::to_string(numWarps) +
-                        ";num_stages=" + std::to_string(numStages);
+                        ";num_stages=" + std::to_string(numStages) +
+                        ";maxnreg=" + std::to_string(maxRegisters);
   std::string key = KernelCache::makeKey(ir, kernel, options, arch, kCompilerVersion);
   KernelCache cache;
   auto out = std::make_shared<CudaCompiled>();
@@ -122,6 +124,7 @@ tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kern
     copts.computeCapability = cc;
     copts.numWarps = numWarps;
     copts.numStages = numStages;
+    copts.maxRegisters = maxRegisters;
     codegen::CudaKernelArtifacts art;
     std::string error;
     if (!codegen::compileForCuda(module, kernel, copts, art, error))

@@ -29,7 +29,8 @@ bool cudaAvailable(std::string *why = nullptr);
 /// optimized tile module for the current device.
 Expected<std::shared_ptr<CudaCompiled>>
 compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
-                     unsigned numWarps, unsigned numStages);
+                     unsigned numWarps, unsigned numStages,
+                     unsigned maxRegisters = 0);
 
 /// Launches with the runtime arguments the kernel's LLVM signature takes
 /// (constexprs and ints folded as 1 already dropped): buffers carry device

@@ -258,7 +258,8 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
                                                    const LaunchOptions &options) {
   std::string sig = signatureOf(bound);
   std::string key = sig + ";num_warps=" + std::to_string(options.numWarps) +
-                    ";num_stages=" + std::to_string(options.numStages);
+                    ";num_stages=" + std::to_string(options.numStages) +
+                    ";maxnreg=" + std::to_string(options.maxnreg);
   auto it = cache.find(key);
   if (it != cache.end())
     return &it->second;
@@ -350,7 +351,8 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     Specialization &sp = **spec;
     if (!sp.gpu) {
       auto compiled = rt::compileForCudaDevice(*sp.compiled.module, state_->src.kernel,
-                                               options.numWarps, options.numStages);
+                                               options.numWarps, options.numStages,
+                                               unsigned(options.maxnreg));
       if (!compiled)
         return compiled.error();
       sp.gpu = *compiled;

@@ -214,6 +214,8 @@ struct LaunchOptions {
   Device device = Device::Interpreter;
   int numWarps = 4;  // part of the cache key; the interpreter ignores it
   int numStages = 3; // likewise
+  /// Register limit per thread on the GPU (0: none), as Triton's maxnreg.
+  int maxnreg = 0;
   /// Run programs one after another in program-id order (reproducible
   /// prints and races).
   bool deterministic = false;

@@ -111,9 +111,12 @@ public:
                       b.CreateGlobalString(function, "assert_func", 0, m),
                       b.getInt64(1)});
   }
-  void markKernel(llvm::Function *fn, unsigned numThreads) override {
+  void markKernel(llvm::Function *fn, unsigned numThreads,
+                  unsigned maxRegisters) override {
     fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
     fn->addFnAttr("nvvm.maxntid", std::to_string(numThreads));
+    if (maxRegisters)
+      fn->addFnAttr("nvvm.maxnreg", std::to_string(maxRegisters));
   }
   void configureModule(llvm::Module &m) override {
     llvm::TargetMachine *tm = targetMachine(cc_);

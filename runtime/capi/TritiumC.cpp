@@ -126,6 +126,7 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
   tritium::LaunchOptions opts;
   if (o) {
     opts.numWarps = o->num_warps;
+    opts.maxnreg = o->maxnreg;
     opts.numStages = o->num_stages;
     opts.deterministic = o->deterministic != 0;
     opts.threads = o->threads;

@@ -188,10 +188,10 @@ typedef struct tritium_arg {
 } tritium_arg;
 
 typedef struct tritium_launch_options {
-  int num_warps;     /* part of the cache key; the interpreter ignores it */
+  int num_warps;     /* warps per program on the GPU; the interpreter ignores it */
   int num_stages;    /* likewise */
   int num_ctas;      /* accepted, ignored by the interpreter */
-  int maxnreg;       /* accepted, ignored (0: none) */
+  int maxnreg;       /* registers per thread on the GPU (0: no limit) */
   int deterministic; /* run programs one after another in program-id order */
   int threads;       /* worker threads (0: OpenMP's default) */
   int device;        /* a tritium_device: where the kernel runs */

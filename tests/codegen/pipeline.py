@@ -45,3 +45,9 @@
 # CHECK-NOALIAS-LABEL: define ptx_kernel void @reload_kernel(
 # CHECK-NOALIAS-NOT: noalias
 # CHECK-NOALIAS: ret void
+
+# maxnreg caps the registers per thread (PTX .maxnreg), as Triton's option.
+# RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target cuda:90 --maxnreg 64 --emit ptx | FileCheck %s --check-prefix=CHECK-MAXNREG
+# CHECK-MAXNREG-LABEL: .entry softmax_kernel(
+# CHECK-MAXNREG: .maxntid 128
+# CHECK-MAXNREG: .maxnreg 64

@@ -42,6 +42,7 @@ struct CompileCmd {
   bool locations = false;
   std::string target;
   bool report = false;
+  int maxnreg = 0;
 };
 
 /// The GPU stages of an optimized tile module; the result goes to `out`.
@@ -60,6 +61,7 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
   opts.computeCapability = cc;
   opts.numWarps = cmd.numWarps;
   opts.numStages = cmd.numStages;
+  opts.maxRegisters = unsigned(cmd.maxnreg);
   tritium::codegen::CudaKernelArtifacts art;
   std::string error;
   if (!tritium::codegen::compileForCuda(module, cmd.kernel, opts, art, error, last)) {
@@ -206,6 +208,8 @@ int main(int argc, char **argv) {
                              "cubin"}));
   compile->add_option("--target", cmd.target,
                       "GPU target for tile-gpu/llir/ptx/cubin: cuda:80 or cuda:90");
+  compile->add_option("--maxnreg", cmd.maxnreg, "registers per thread on the GPU (0: no limit)")
+      ->check(CLI::Range(0, 255));
   compile->add_flag("--report", cmd.report,
                     "print registers, spills and shared memory (runs ptxas)");
   compile->add_option("--num-warps", cmd.numWarps, "warps per program")
