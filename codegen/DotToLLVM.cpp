@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
+#include "codegen/Pipeline.h"
 
 #include "ir/TileDialect.h"
 
@@ -90,17 +91,7 @@ LinearLayout mmaAccLayout(int64_t M, int64_t N, unsigned wm, unsigned wn) {
 }
 
 bool mmaEligible(Lowering &L, tile::DotOp op) {
-  auto aT = cast<RankedTensorType>(op.getA().getType());
-  auto cT = cast<RankedTensorType>(op.getC().getType());
-  if (L.target.name() < "cuda:80" || cT.getRank() != 2)
-    return false;
-  Type ae = aT.getElementType();
-  Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
-  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16())) ||
-      !cT.getElementType().isF32())
-    return false;
-  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  return M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && M * N / (32 * L.numWarps) >= 4;
+  return dotUsesMma(op, parseCudaTarget(L.target.name()), L.numWarps);
 }
 
 LogicalResult dotMma(Lowering &L, tile::DotOp op) {
@@ -115,16 +106,37 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   // A ([M, K]) and B ([K, N]) are staged row-major with 8 elements of
   // padding per row: rows stay 16-byte aligned for ldmatrix and the 8 rows
   // one ldmatrix phase reads fall in distinct banks.
+  // Operands already in shared memory (slots of asynchronous copies) are
+  // read in place, with their own row strides.
   const unsigned pad = 8;
   unsigned aStride = unsigned(K + pad), bStride = unsigned(N + pad);
   unsigned bOffset = unsigned(M * aStride * 2);
-  Lowered a = L.get(op.getA());
-  Lowered bv = L.get(op.getB());
+  auto aTile = L.sharedTiles.find(op.getA());
+  auto bTile = L.sharedTiles.find(op.getB());
+  bool aStaged = aTile == L.sharedTiles.end(), bStaged = bTile == L.sharedTiles.end();
   std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
-  L.barrier();
-  L.storeToShared(a, et, pad, 0);
-  L.storeToShared(bv, et, pad, bOffset);
-  L.barrier();
+  if (aStaged || bStaged) {
+    L.barrier();
+    if (aStaged)
+      L.storeToShared(L.get(op.getA()), et, pad, 0);
+    if (bStaged)
+      L.storeToShared(L.get(op.getB()), et, pad, bOffset);
+    L.barrier();
+  }
+  // Byte offsets of A's and B's element (0, 0) in shared memory.
+  llvm::Value *aBase, *bBase;
+  if (aStaged) {
+    aBase = L.i32(L.scratchBase);
+  } else {
+    aBase = aTile->second.byteOffset;
+    aStride = aTile->second.rowStride;
+  }
+  if (bStaged) {
+    bBase = L.i32(L.scratchBase + bOffset);
+  } else {
+    bBase = bTile->second.byteOffset;
+    bStride = bTile->second.rowStride;
+  }
 
   auto *i32 = b.getInt32Ty();
   auto *f32 = b.getFloatTy();
@@ -146,8 +158,9 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
       llvm::FunctionType::get(x4Ty, {i64}, false),
       "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];",
       "=r,=r,=r,=r,l", true);
-  auto sharedAddr = [&](llvm::Value *elemIndex, unsigned byteOffset) {
-    return b.CreatePtrToInt(L.sharedPtr(et, elemIndex, byteOffset), i64);
+  auto sharedAddr = [&](llvm::Value *elemIndex, llvm::Value *base) {
+    return b.CreatePtrToInt(
+        L.sharedBytePtr(b.CreateAdd(base, b.CreateShl(elemIndex, 1))), i64);
   };
   std::string ty = bf16 ? "bf16" : "f16";
   auto *resTy = llvm::StructType::get(L.ctx, {f32, f32, f32, f32});
@@ -178,7 +191,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
       llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
       llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat2, 3));
       llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(aStride)), col);
-      llvm::Value *r = b.CreateCall(ldA, {sharedAddr(idx, 0)});
+      llvm::Value *r = b.CreateCall(ldA, {sharedAddr(idx, aBase)});
       for (unsigned j = 0; j < 4; ++j)
         af[mt][j] = b.CreateExtractValue(r, j);
     }
@@ -189,7 +202,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
       llvm::Value *krow = b.CreateAdd(L.i32(kt * 16), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
       llvm::Value *n = b.CreateSelect(b.CreateICmpEQ(mat2, L.i32(0)), nBase(nt), nBase(other));
       llvm::Value *idx = b.CreateAdd(b.CreateMul(krow, L.i32(bStride)), n);
-      llvm::Value *r = b.CreateCall(ldBT, {sharedAddr(idx, bOffset)});
+      llvm::Value *r = b.CreateCall(ldBT, {sharedAddr(idx, bBase)});
       bf[nt] = {b.CreateExtractValue(r, 0), b.CreateExtractValue(r, 1)};
       if (other != nt)
         bf[other] = {b.CreateExtractValue(r, 2), b.CreateExtractValue(r, 3)};
@@ -325,5 +338,23 @@ LogicalResult dot(Lowering &L, Operation *o) {
 }
 
 } // namespace
+
+bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
+                                  unsigned numWarps) {
+  auto op = dyn_cast<tile::DotOp>(o);
+  if (!op)
+    return false;
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  if (computeCapability < 80 || cT.getRank() != 2)
+    return false;
+  Type ae = aT.getElementType();
+  Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
+  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16())) ||
+      !cT.getElementType().isF32())
+    return false;
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  return M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && M * N / (32 * numWarps) >= 4;
+}
 
 void tritium::codegen::populateDotHandlers(HandlerTable &t) { t["tile.dot"] = dot; }

@@ -193,9 +193,13 @@ void Lowering::barrier() { target.barrier(b); }
 llvm::Value *Lowering::sharedPtr(llvm::Type *ty, llvm::Value *index,
                                  unsigned byteOffset) {
   llvm::Value *base = smem_;
-  if (byteOffset)
-    base = b.CreateConstGEP1_32(b.getInt8Ty(), base, byteOffset);
+  if (byteOffset + scratchBase)
+    base = b.CreateConstGEP1_32(b.getInt8Ty(), base, byteOffset + scratchBase);
   return b.CreateGEP(ty, base, index);
+}
+
+llvm::Value *Lowering::sharedBytePtr(llvm::Value *byteOffset) {
+  return b.CreateGEP(b.getInt8Ty(), smem_, byteOffset);
 }
 
 static llvm::Type *memType(Lowering &L, llvm::Type *t) {
@@ -464,6 +468,22 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
       "tritium_smem", nullptr, llvm::GlobalValue::NotThreadLocal,
       target.sharedAddrSpace());
   smem_->setAlignment(llvm::Align(16));
+
+  // The slots of asynchronous copies come first, for the whole kernel.
+  func.walk([&](mlir::tile::AsyncCopyOp copy) {
+    auto t = cast<RankedTensorType>(copy.getPtr().getType());
+    auto &buf = sharedBuffers[copy.getBuffer()];
+    if (buf.slotBytes)
+      return;
+    auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
+    unsigned eb = storeBytes(llvmType(pointee));
+    int64_t rows = t.getNumElements() / t.getShape().back();
+    buf.rowStride = unsigned(t.getShape().back() + 8);
+    buf.slotBytes = unsigned(rows * buf.rowStride * eb);
+    buf.offset = scratchBase;
+    scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 127) / 128 * 128;
+  });
+  sharedBytes = scratchBase;
 
   tid_ = target.threadIdX(b);
   lane_ = b.CreateAnd(tid_, i32(target.warpSize() - 1), "lane");

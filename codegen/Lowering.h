@@ -26,6 +26,7 @@
 #include "llvm/IR/IRBuilder.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace mlir {
@@ -141,7 +142,29 @@ public:
   /// `byteOffset` bytes; reserves the bytes it may touch.
   llvm::Value *sharedPtr(llvm::Type *ty, llvm::Value *index,
                          unsigned byteOffset = 0);
-  void reserveShared(unsigned bytes) { sharedBytes = std::max(sharedBytes, bytes); }
+  void reserveShared(unsigned bytes) {
+    sharedBytes = std::max(sharedBytes, scratchBase + bytes);
+  }
+  /// Pointer `byteOffset` (i32) bytes into shared memory, below the staging
+  /// area (where the asynchronous slots live).
+  llvm::Value *sharedBytePtr(llvm::Value *byteOffset);
+
+  /// The slots of one shared buffer filled by tile.async_copy: they sit
+  /// before the staging area for the whole kernel. Tiles are row-major with
+  /// `rowStride` elements per row (8 more than a row holds, to spread rows
+  /// over the banks).
+  struct SharedBuffer {
+    unsigned offset = 0, slotBytes = 0, rowStride = 0;
+  };
+  std::map<int64_t, SharedBuffer> sharedBuffers;
+  unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
+  /// A tile.shared_load read in place by its users (tensor-core products):
+  /// the byte offset (i32) of its element (0, 0) and its row stride.
+  struct SharedTile {
+    llvm::Value *byteOffset;
+    unsigned rowStride;
+  };
+  llvm::DenseMap<mlir::Value, SharedTile> sharedTiles;
   llvm::Value *loadShared(llvm::Type *ty, llvm::Value *ptr);
   void storeShared(llvm::Value *v, llvm::Value *ptr);
   /// Emits `body` in a block that runs only where `cond` holds (no barrier
@@ -190,6 +213,10 @@ private:
 /// as `dstType`, or null when the pair is not supported.
 llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
                             mlir::Type dstType, bool roundTowardZero);
+
+/// True when `dot` (a tile.dot) runs on tensor cores (mma.sync) for this
+/// compute capability and warp count (DotToLLVM.cpp).
+bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
 
 /// Per-register helpers for elementwise handlers.
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
+#include "codegen/Pipeline.h"
 
 #include "ir/TileDialect.h"
 
@@ -417,6 +418,113 @@ LogicalResult atomicCas(Lowering &L, Operation *o) {
                       });
 }
 
+//===----------------------------------------------------------------------===//
+// Asynchronous copies into shared-memory slots (cp.async, sm_80+)
+//===----------------------------------------------------------------------===//
+
+llvm::InlineAsm *asmStmt(Lowering &L, llvm::ArrayRef<llvm::Type *> args,
+                         const std::string &text, const std::string &cons) {
+  return llvm::InlineAsm::get(
+      llvm::FunctionType::get(L.b.getVoidTy(), args, false), text, cons, true);
+}
+
+/// Byte offset (i32) of slot `slot` of `buf`.
+llvm::Value *slotOffset(Lowering &L, const Lowering::SharedBuffer &buf,
+                        llvm::Value *slot) {
+  return L.b.CreateAdd(L.i32(buf.offset), L.b.CreateMul(slot, L.i32(buf.slotBytes)));
+}
+
+LogicalResult asyncCopy(Lowering &L, Operation *o) {
+  auto op = cast<tile::AsyncCopyOp>(o);
+  auto &b = L.b;
+  const Lowering::SharedBuffer &buf = L.sharedBuffers.at(op.getBuffer());
+  LayoutRef layout = L.get(op.getPtr()).layout;
+  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
+  std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
+  llvm::Type *vt = pointeeType(L, op.getPtr());
+  unsigned eb = L.storeBytes(vt);
+  unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt);
+  unsigned bytes = vec * eb;
+  unsigned pad = buf.rowStride - unsigned(layout->shape().back());
+  llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
+  auto *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  // 16-byte copies bypass L1 (.cg); smaller ones may only use .ca.
+  std::string cp = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+                   ".shared.global [$0], [$1], " + std::to_string(bytes);
+  auto *copyAll = asmStmt(L, {i64, ptrs[0]->getType()}, cp + ";", "l,l");
+  auto *copySome = asmStmt(L, {i64, ptrs[0]->getType(), i32}, cp + ", $2;", "l,l,r");
+  // Below 4 bytes there is no cp.async: a predicated load and a store.
+  auto *loadOne = llvm::InlineAsm::get(
+      llvm::FunctionType::get(b.getInt16Ty(), {ptrs[0]->getType(), b.getInt1Ty()}, false),
+      "mov.b16 $0, 0;\n\t@$2 ld.global.b16 $0, [$1];", "=h,l,b", true);
+  for (unsigned g = 0; g < ptrs.size(); g += vec) {
+    if (layout->isReplicaReg(g))
+      continue;
+    llvm::Value *off = b.CreateAdd(
+        base, b.CreateMul(L.linearCoord(*layout, g, pad), L.i32(eb)));
+    llvm::Value *dst = L.sharedBytePtr(off);
+    if (bytes < 4) {
+      llvm::Value *v = b.CreateCall(loadOne, {ptrs[g], mask.empty() ? b.getTrue() : mask[g]});
+      b.CreateStore(v, dst);
+      continue;
+    }
+    llvm::Value *dstAddr = b.CreatePtrToInt(dst, i64);
+    if (mask.empty())
+      b.CreateCall(copyAll, {dstAddr, ptrs[g]});
+    else // a masked-off group reads nothing and writes zeros
+      b.CreateCall(copySome, {dstAddr, ptrs[g],
+                              b.CreateSelect(mask[g], L.i32(bytes), L.i32(0))});
+  }
+  return success();
+}
+
+LogicalResult asyncCommit(Lowering &L, Operation *) {
+  L.b.CreateCall(asmStmt(L, {}, "cp.async.commit_group;", ""), {});
+  return success();
+}
+
+LogicalResult asyncWait(Lowering &L, Operation *o) {
+  auto op = cast<tile::AsyncWaitOp>(o);
+  L.b.CreateCall(asmStmt(L, {}, "cp.async.wait_group " +
+                                    std::to_string(op.getPending()) + ";", ""), {});
+  L.barrier();
+  return success();
+}
+
+/// A slot read in place when every user is a tensor-core product (which
+/// reads its operands from shared memory anyway); otherwise into registers.
+LogicalResult sharedLoad(Lowering &L, Operation *o) {
+  auto op = cast<tile::SharedLoadOp>(o);
+  auto &b = L.b;
+  auto it = L.sharedBuffers.find(op.getBuffer());
+  if (it == L.sharedBuffers.end())
+    return L.fail(o, "no tile.async_copy fills shared buffer " +
+                         std::to_string(op.getBuffer()));
+  const Lowering::SharedBuffer &buf = it->second;
+  llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
+  unsigned cc = parseCudaTarget(L.target.name());
+  bool inPlace = llvm::all_of(op->getUsers(), [&](Operation *u) {
+    return dotUsesMma(u, cc, L.numWarps) && u->getOperand(2) != op.getResult();
+  });
+  LayoutRef layout = L.defaultLayout(op.getType());
+  if (inPlace) {
+    L.sharedTiles[op.getResult()] = {base, buf.rowStride};
+    L.set(op.getResult(), Lowered{layout, {}});
+    return success();
+  }
+  auto t = cast<RankedTensorType>(op.getType());
+  llvm::Type *et = L.llvmType(t.getElementType());
+  unsigned eb = L.storeBytes(et);
+  unsigned pad = buf.rowStride - unsigned(t.getShape().back());
+  std::vector<llvm::Value *> regs;
+  for (unsigned r = 0; r < layout->numRegs(); ++r) {
+    llvm::Value *off = b.CreateAdd(base, b.CreateMul(L.linearCoord(*layout, r, pad), L.i32(eb)));
+    regs.push_back(b.CreateLoad(et, L.sharedBytePtr(off)));
+  }
+  L.set(op.getResult(), Lowered{layout, regs});
+  return success();
+}
+
 } // namespace
 
 void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
@@ -424,4 +532,8 @@ void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
   t["tile.store"] = store;
   t["tile.atomic_rmw"] = atomicRmw;
   t["tile.atomic_cas"] = atomicCas;
+  t["tile.async_copy"] = asyncCopy;
+  t["tile.async_commit"] = asyncCommit;
+  t["tile.async_wait"] = asyncWait;
+  t["tile.shared_load"] = sharedLoad;
 }

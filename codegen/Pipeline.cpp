@@ -2,8 +2,9 @@
 //
 // NVIDIA (cuda:80, cuda:90), from the tile IR the frontend's tile-optimize
 // pipeline produced (inline, canonicalize, tile-combine, CSE):
-//   0. loop-invariant code motion, then pipelining: loads issued one
-//      iteration early (Pipeliner.cpp)
+//   0. loop-invariant code motion, then pipelining: loads feeding tensor
+//      cores copied asynchronously into num_stages shared-memory slots,
+//      other loads issued one iteration early (Pipeliner.cpp)
 //   1. axis analysis        contiguity/divisibility/constancy (ir/analysis)
 //                           bound the vector width of each global access
 //      layouts + lowering   every tensor value gets a linear layout and the
@@ -104,7 +105,7 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
       loop->setAttr("tile.no_pipeline", mlir::UnitAttr::get(loop.getContext()));
   });
   module.walk([](mlir::LoopLikeOpInterface loop) { mlir::moveLoopInvariantCode(loop); });
-  pipelineLoads(module);
+  pipelineLoads(module, options.numStages, options.computeCapability, numWarps);
 
   // 1. Layouts and lowering.
   llvm::LLVMContext ctx;

@@ -44,8 +44,12 @@ bool compileForCuda(mlir::ModuleOp module, const std::string &kernel,
                     const CudaCompileOptions &options, CudaKernelArtifacts &out,
                     std::string &error, CudaStage last = CudaStage::PTX);
 
-/// Issues each loop's global loads one iteration early (Pipeliner.cpp).
-void pipelineLoads(mlir::ModuleOp module);
+/// Software pipelining of each loop's global loads (Pipeliner.cpp): loads
+/// feeding tensor cores are copied asynchronously into `stages` slots of
+/// shared memory (a loop's `tile.num_stages` takes precedence), the others
+/// are issued one iteration early.
+void pipelineLoads(mlir::ModuleOp module, unsigned stages, unsigned computeCapability,
+                   unsigned numWarps);
 
 /// Parses "cuda:90" / "cuda:80" / "sm_90"; returns 0 if not a CUDA target.
 unsigned parseCudaTarget(const std::string &target);

@@ -1,4 +1,4 @@
-//===- Pipeliner.cpp - prefetch the next iteration's loads ----------------===//
+//===- Pipeliner.cpp - software pipelining of a loop's loads --------------===//
 //
 // Software pipelining at the tile level, before lowering. A global load at
 // the top level of an scf.for body whose pointer is a loop-carried value
@@ -16,7 +16,14 @@
 // (the products, the reductions). A lane masked off never reads memory, so
 // the extra first and last loads touch nothing outside the kernel's data.
 //
+// Loads that only feed tensor-core products (sm_80+) go further, also when
+// their pointer is computed from the induction variable: they are copied
+// asynchronously (cp.async) into a ring of `num_stages` shared-memory
+// slots, stages-1 iterations ahead, and the products read their operands
+// straight from the slot (see pipelineAsync).
+//
 //===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
 
 #include "ir/TileDialect.h"
@@ -25,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -58,12 +66,29 @@ bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &
   return true;
 }
 
+/// A load whose pointer is either loop-carried and advanced by an
+/// invariant offset, or computed from the induction variable (and
+/// invariants) in the body; its mask is always computed that way.
 struct Candidate {
   tile::LoadOp load;
-  unsigned argIndex;       // the loop-carried pointer
-  tile::AddPtrOp advance;  // its yielded value: addptr(arg, invariant)
-  llvm::SetVector<Operation *> maskSlice;
+  int argIndex = -1;      // the loop-carried pointer, or -1: computed
+  tile::AddPtrOp advance; // its yielded value: addptr(arg, invariant)
+  llvm::SetVector<Operation *> slice; // computes the mask (and pointer)
 };
+
+/// The pointer and mask of `c` in the iteration whose induction variable
+/// is `at`, built at `b`; `carried` is the loop-carried pointer's value
+/// for that iteration (unused when the pointer is computed).
+std::pair<Value, Value> emitAt(OpBuilder &b, Candidate &c, Value iv, Value at,
+                               Value carried) {
+  IRMapping map;
+  map.map(iv, at);
+  for (Operation *op : c.slice)
+    b.clone(*op, map);
+  Value ptr = c.argIndex < 0 ? map.lookup(c.load.getPtr()) : carried;
+  Value mask = c.load.getMask() ? map.lookupOrDefault(c.load.getMask()) : Value();
+  return {ptr, mask};
+}
 
 /// `mask & (i < ub)`, splat over the mask's shape when needed.
 Value guard(OpBuilder &b, Location loc, Value mask, Value i, Value ub,
@@ -76,7 +101,7 @@ Value guard(OpBuilder &b, Location loc, Value mask, Value i, Value ub,
   return mask ? arith::AndIOp::create(b, loc, mask, inRange) : inRange;
 }
 
-void pipelineLoop(scf::ForOp loop) {
+std::vector<Candidate> findCandidates(scf::ForOp loop) {
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -85,22 +110,36 @@ void pipelineLoop(scf::ForOp loop) {
     auto load = dyn_cast<tile::LoadOp>(&op);
     if (!load || load.getIsVolatile())
       continue;
+    Candidate c;
+    c.load = load;
     auto arg = dyn_cast<BlockArgument>(load.getPtr());
-    if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0)
-      continue;
-    unsigned idx = arg.getArgNumber() - 1;
-    auto adv = yield.getOperand(idx).getDefiningOp<tile::AddPtrOp>();
-    if (!adv || adv.getPtr() != arg || !loop.isDefinedOutsideOfLoop(adv.getOffset()))
-      continue;
-    Candidate c{load, idx, adv, {}};
-    if (load.getMask() && !collectSlice(load.getMask(), body, iv, c.maskSlice))
+    if (arg && arg.getOwner() == body && arg.getArgNumber() > 0) {
+      unsigned idx = arg.getArgNumber() - 1;
+      auto adv = yield.getOperand(idx).getDefiningOp<tile::AddPtrOp>();
+      if (!adv || adv.getPtr() != arg || !loop.isDefinedOutsideOfLoop(adv.getOffset()))
+        continue;
+      c.argIndex = int(idx);
+      c.advance = adv;
+    } else {
+      // A pointer computed in the body from the induction variable (an
+      // invariant one would read what a store in the loop may change).
+      Operation *d = load.getPtr().getDefiningOp();
+      if (!d || d->getBlock() != body || !collectSlice(load.getPtr(), body, iv, c.slice))
+        continue;
+    }
+    if (load.getMask() && !collectSlice(load.getMask(), body, iv, c.slice))
       continue;
     if (load.getOther() && !loop.isDefinedOutsideOfLoop(load.getOther()))
       continue;
     cands.push_back(std::move(c));
   }
+  return cands;
+}
+
+void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
   if (cands.empty())
     return;
+  Value iv = loop.getInductionVar();
 
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -108,15 +147,11 @@ void pipelineLoop(scf::ForOp loop) {
   // The first iteration's loads, before the loop.
   SmallVector<Value> firsts;
   for (Candidate &c : cands) {
-    IRMapping map;
-    map.map(iv, loop.getLowerBound());
-    for (Operation *op : c.maskSlice)
-      b.clone(*op, map);
-    Value mask = c.load.getMask() ? map.lookup(c.load.getMask()) : Value();
+    auto [ptr, mask] = emitAt(b, c, iv, loop.getLowerBound(),
+                              c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex]);
     mask = guard(b, loc, mask, loop.getLowerBound(), loop.getUpperBound(), isUnsigned,
                  c.load.getPtr().getType());
-    auto first = tile::LoadOp::create(b, c.load.getLoc(), loop.getInitArgs()[c.argIndex],
-                                      mask, c.load.getOther(), c.load.getCacheAttr(),
+    auto first = tile::LoadOp::create(b, c.load.getLoc(), ptr, mask, c.load.getOther(), c.load.getCacheAttr(),
                                       c.load.getEvictAttr(), c.load.getIsVolatileAttr());
     firsts.push_back(first);
   }
@@ -135,15 +170,14 @@ void pipelineLoop(scf::ForOp loop) {
         Value next = arith::AddIOp::create(pb, l, niv, loop.getStep());
         SmallVector<Value> out;
         for (auto [k, c] : llvm::enumerate(cands)) {
-          IRMapping map;
-          map.map(iv, next);
-          for (Operation *op : c.maskSlice)
-            pb.clone(*op, map);
-          Value mask = c.load.getMask() ? map.lookup(c.load.getMask()) : Value();
+          Value carried;
+          if (c.argIndex >= 0) {
+            Value ptr = nb->getArgument(c.argIndex + 1);
+            carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, c.advance.getOffset());
+          }
+          auto [nptr, mask] = emitAt(pb, c, iv, next, carried);
           mask = guard(pb, l, mask, next, loop.getUpperBound(), isUnsigned,
                        c.load.getPtr().getType());
-          Value ptr = nb->getArgument(c.argIndex + 1);
-          Value nptr = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, c.advance.getOffset());
           auto nl = tile::LoadOp::create(pb, c.load.getLoc(), nptr, mask, c.load.getOther(),
                                          c.load.getCacheAttr(), c.load.getEvictAttr(),
                                          c.load.getIsVolatileAttr());
@@ -158,14 +192,207 @@ void pipelineLoop(scf::ForOp loop) {
     return;
 }
 
+
+/// A zero constant (scalar or splat), as cp.async fills masked lanes.
+bool isZeroConstant(Value v) {
+  if (auto splat = v.getDefiningOp<tile::SplatOp>())
+    v = splat.getOperand();
+  Attribute a;
+  if (!matchPattern(v, m_Constant(&a)))
+    return false;
+  if (auto dense = dyn_cast<SplatElementsAttr>(a))
+    a = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(a))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(a))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// A load that can land in shared memory asynchronously: a 16-bit float
+/// tile (rows a multiple of 8 elements) read only as an operand of
+/// tensor-core products.
+bool feedsTensorCores(Candidate &c, Block *body, unsigned cc, unsigned numWarps) {
+  auto t = dyn_cast<RankedTensorType>(c.load.getType());
+  if (!t || t.getRank() != 2 || t.getShape()[1] % 8 != 0 ||
+      !(t.getElementType().isF16() || t.getElementType().isBF16()))
+    return false;
+  if (c.load.getOther() && !isZeroConstant(c.load.getOther()))
+    return false;
+  if (c.load.getResult().use_empty())
+    return false;
+  for (OpOperand &use : c.load.getResult().getUses()) {
+    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+    if (!dot || dot->getBlock() != body || use.getOperandNumber() > 1 ||
+        !tritium::codegen::dotUsesMma(dot, cc, numWarps))
+      return false;
+  }
+  return true;
+}
+
+Value constantLike(OpBuilder &b, Location loc, Type t, int64_t v) {
+  if (auto rt = dyn_cast<RankedTensorType>(t))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(rt, b.getIntegerAttr(rt.getElementType(), v)));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
+}
+
+/// `i + k * step`.
+Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k) {
+  if (k == 0)
+    return i;
+  Value ks = arith::MulIOp::create(b, loc, step, constantLike(b, loc, step.getType(), k));
+  return arith::AddIOp::create(b, loc, i, ks);
+}
+
+/// Multi-stage pipelining through shared memory, for the loads feeding
+/// tensor cores (`stages` >= 2 slots per load):
+///
+///   for s < stages-1: async_copy(p0 + s*d, m(lb + s*step)) -> slot s; commit
+///   for i (p, r = 0, w = stages-1):
+///     async_wait(stages-2)             // iteration i's copies have landed
+///     x = shared_load slot r
+///     async_copy(p + (stages-1)*d, m(i + (stages-1)*step)) -> slot w; commit
+///     ...uses x...
+///     yield p + d, (r+1) % stages, (w+1) % stages
+///   async_wait(0)
+///
+/// The copy into slot w overwrites the slot read one iteration earlier;
+/// every thread is past that read once it is past this iteration's wait.
+scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigned stages,
+                         int64_t &nextBuffer) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value iv = loop.getInductionVar();
+  bool isUnsigned = loop.getUnsignedCmp();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  std::vector<int64_t> buffers;
+  for (size_t k = 0; k < cands.size(); ++k)
+    buffers.push_back(nextBuffer++);
+  auto copy = [&](OpBuilder &ob, Location l, Candidate &c, int64_t buffer, Value carried,
+                  Value at, Value slot) {
+    auto [ptr, mask] = emitAt(ob, c, iv, at, carried);
+    mask = guard(ob, l, mask, at, ub, isUnsigned, ptr.getType());
+    tile::AsyncCopyOp::create(ob, c.load.getLoc(), ptr, slot, mask,
+                              ob.getI64IntegerAttr(buffer),
+                              ob.getI64IntegerAttr(stages));
+  };
+  // Prologue: the first stages-1 iterations' tiles.
+  std::vector<Value> ptrs;
+  for (Candidate &c : cands)
+    ptrs.push_back(c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex]);
+  for (unsigned s = 0; s + 1 < stages; ++s) {
+    Value at = iterationAhead(b, loc, lb, step, s);
+    Value slot = arith::ConstantIntOp::create(b, loc, s, 32);
+    for (auto [k, c] : llvm::enumerate(cands)) {
+      if (s > 0 && c.argIndex >= 0)
+        ptrs[k] = tile::AddPtrOp::create(b, loc, ptrs[k].getType(), ptrs[k],
+                                         c.advance.getOffset());
+      copy(b, loc, c, buffers[k], ptrs[k], at, slot);
+    }
+    tile::AsyncCommitOp::create(b, loc);
+  }
+  // The offset of stages-1 iterations, computed once.
+  std::vector<Value> ahead;
+  for (Candidate &c : cands) {
+    if (c.argIndex < 0) {
+      ahead.push_back(Value());
+      continue;
+    }
+    Value d = c.advance.getOffset();
+    ahead.push_back(stages == 2 ? d
+                                : arith::MulIOp::create(b, loc, d,
+                                                        constantLike(b, loc, d.getType(),
+                                                                     stages - 1)));
+  }
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  Value r0 = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value w0 = arith::ConstantIntOp::create(b, loc, stages - 1, 32);
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, ValueRange{r0, w0}, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &ib, Location l, ArrayRef<BlockArgument> newArgs) {
+        Block *nb = newArgs.front().getOwner();
+        Value niv = nb->getArgument(0);
+        Value rslot = newArgs[0], wslot = newArgs[1];
+        OpBuilder pb = OpBuilder::atBlockBegin(nb);
+        tile::AsyncWaitOp::create(pb, l, pb.getI64IntegerAttr(stages - 2));
+        for (auto [k, c] : llvm::enumerate(cands)) {
+          auto x = tile::SharedLoadOp::create(pb, c.load.getLoc(), c.load.getType(), rslot,
+                                              pb.getI64IntegerAttr(buffers[k]));
+          c.load.getResult().replaceAllUsesWith(x.getResult());
+        }
+        Value at = iterationAhead(pb, l, niv, loop.getStep(), stages - 1);
+        for (auto [k, c] : llvm::enumerate(cands)) {
+          Value carried;
+          if (c.argIndex >= 0) {
+            Value ptr = nb->getArgument(c.argIndex + 1);
+            carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, ahead[k]);
+          }
+          copy(pb, l, c, buffers[k], carried, at, wslot);
+        }
+        tile::AsyncCommitOp::create(pb, l);
+        auto advance = [&](Value s) -> Value {
+          Value one = arith::ConstantIntOp::create(pb, l, 1, 32);
+          Value n = arith::ConstantIntOp::create(pb, l, stages, 32);
+          Value zero = arith::ConstantIntOp::create(pb, l, 0, 32);
+          Value next = arith::AddIOp::create(pb, l, s, one);
+          Value wrap = arith::CmpIOp::create(pb, l, arith::CmpIPredicate::eq, next, n);
+          return arith::SelectOp::create(pb, l, wrap, zero, next);
+        };
+        SmallVector<Value> out{advance(rslot), advance(wslot)};
+        for (Candidate &c : cands)
+          c.load.erase();
+        return out;
+      });
+  if (failed(replaced)) {
+    // Nothing was changed in the loop; the prologue copies are dropped.
+    return loop;
+  }
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  OpBuilder after(newLoop->getContext());
+  after.setInsertionPointAfter(newLoop);
+  tile::AsyncWaitOp::create(after, loc, after.getI64IntegerAttr(0));
+  return newLoop;
+}
+
+struct PipelineOptions {
+  unsigned stages, computeCapability, numWarps;
+};
+
+void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer) {
+  std::vector<Candidate> cands = findCandidates(loop);
+  unsigned stages = o.stages;
+  if (auto a = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
+    stages = unsigned(a.getInt());
+  if (o.computeCapability >= 80 && stages >= 2) {
+    std::vector<Candidate> async;
+    for (Candidate &c : cands)
+      if (feedsTensorCores(c, loop.getBody(), o.computeCapability, o.numWarps))
+        async.push_back(c);
+    if (!async.empty()) {
+      loop = pipelineAsync(loop, async, stages, nextBuffer);
+      cands = findCandidates(loop);
+    }
+  }
+  // Prefetching into registers keeps two tiles alive: only for pointers
+  // walked through the loop (computed ones are mostly row-wide tiles in
+  // loops of one or two trips, where it costs more than it hides).
+  llvm::erase_if(cands, [](const Candidate &c) { return c.argIndex < 0; });
+  prefetchLoads(loop, cands);
+}
+
 } // namespace
 
-void tritium::codegen::pipelineLoads(mlir::ModuleOp module) {
+void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
+                                     unsigned computeCapability, unsigned numWarps) {
   std::vector<scf::ForOp> loops;
   module.walk([&](scf::ForOp f) {
     if (!f->hasAttr("tile.no_pipeline"))
       loops.push_back(f);
   });
+  PipelineOptions o{stages, computeCapability, numWarps};
+  int64_t nextBuffer = 0;
   for (scf::ForOp f : loops)
-    pipelineLoop(f);
+    pipelineLoop(f, o, nextBuffer);
 }

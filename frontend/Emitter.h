@@ -1,9 +1,11 @@
 //===- Emitter.h - the state and helpers shared by IRGen's files ----------===//
 //
 // Internal to the frontend. `Emitter` walks one kernel (and the `@jit`
-// helpers it calls): IRGen.cpp has statements, expressions and calls,
-// Semantics.cpp Triton's typing rules (promotion, broadcasting, casts,
-// operators), Builtins*.cpp the `tl.*` functions. Errors are raised as
+// helpers it calls, in its file or in modules it imports): IRGen.cpp has
+// the entry point and calls, IRGenNames.cpp modules and name resolution,
+// IRGenStmt.cpp / IRGenExpr.cpp statements and expressions, Semantics.cpp
+// Triton's typing rules (promotion, broadcasting, casts, operators),
+// Builtins*.cpp the `tl.*` functions. Errors are raised as
 // `CompileError` and caught at the entry point; no MLIR frame lies between
 // the throw and the catch.
 //
@@ -20,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -34,10 +37,29 @@ struct CompileError : std::exception {
   const char *what() const noexcept override { return diag.message.c_str(); }
 };
 
-/// A `@jit` function of the kernel's file.
+struct ModuleContext;
+
+/// A `@jit` function of the kernel's file or of a module it imports.
 struct FunctionInfo {
   const FunctionDef *def = nullptr;
   bool noinline = false;
+  ModuleContext *module = nullptr; // where names in its body resolve
+};
+
+/// One Python module as name resolution sees it: its parsed file and its
+/// top-level names. Names in a function body resolve in the module that
+/// defines the function, as in Python.
+struct ModuleContext {
+  std::string name;    // dotted Python name; "" when the compiler was not told
+  std::string package; // what relative imports resolve against
+  const Module *ast = nullptr;
+  std::map<std::string, FunctionInfo> functions; // its @jit functions
+  std::map<std::string, const GlobalAssign *> globals;
+  std::map<std::string, std::string> imports; // local name -> absolute name
+  std::vector<std::string> starImports;       // `from X import *` modules
+  const SourceFile &file() const { return *ast->file; }
+  /// "module 'helpers'" or, for an unnamed kernel file, "'kernel.py'".
+  std::string describe() const;
 };
 
 /// The evaluated arguments of a call, with the call's location.
@@ -76,7 +98,7 @@ const std::unordered_map<std::string, BuiltinFn> &builtinTable();
 class Emitter {
 public:
   Emitter(mlir::MLIRContext &ctx, const Module &module,
-          const CompileOptions &options);
+          const CompileOptions &options, const ModuleSet *modules);
 
   // --- Diagnostics and locations ------------------------------------------
   [[noreturn]] void error(SourceLoc loc, const std::string &message) const;
@@ -142,8 +164,6 @@ public:
 
   mlir::MLIRContext &ctx;
   mlir::OpBuilder b;
-  const Module &mod;
-  const SourceFile &file;
   CompileOptions options;
   mlir::ModuleOp module;
   std::vector<std::string> staticPrints;
@@ -151,17 +171,39 @@ public:
   // --- Internal state (IRGen.cpp) -------------------------------------------
   using Scope = std::map<std::string, TValue>;
   std::vector<Scope> scopes;          // one per function being emitted
-  std::map<std::string, FunctionInfo> functions; // every top-level def
-  std::map<std::string, const GlobalAssign *> globals;
-  std::map<std::string, std::string> imports;    // local name -> qualified
-  std::vector<std::string> starImports;          // `from X import *` modules
   std::vector<const FunctionDef *> callStack;    // for recursion checks
   std::map<std::string, std::pair<mlir::func::FuncOp, TValue>> specializations;
   int uniqueCounter = 0;
 
+  // --- Modules and names (IRGenNames.cpp) ----------------------------------
+  const ModuleSet *moduleSet = nullptr;   // other modules' sources, if any
+  ModuleContext *mainModule = nullptr;    // the kernel's file
+  ModuleContext *curModule = nullptr;     // where bare names resolve now
+  std::map<std::string, std::unique_ptr<ModuleContext>> moduleContexts;
+  std::unique_ptr<ModuleContext> unnamedMain; // a kernel file with no name
+  /// (module, name) pairs being resolved: a name that needs itself (through
+  /// globals or imports, possibly across modules) is an error, not a loop.
+  std::vector<std::pair<const ModuleContext *, std::string>> resolving;
+
+  /// The file bare locations belong to: the module being emitted.
+  const SourceFile &file() const { return curModule->file(); }
+  /// Builds the name tables of a parsed module.
+  void initModule(ModuleContext &m);
+  /// The context of registered module `name`, parsed on first use; null
+  /// when `name` is not registered.
+  ModuleContext *moduleContext(const std::string &name, SourceLoc use);
+  /// `name` at the top level of `m` (a @jit function, a constexpr global,
+  /// an import, a star import); nullopt when `m` does not define it.
+  std::optional<TValue> lookupInModule(ModuleContext &m, const std::string &name,
+                                       SourceLoc l);
+  /// Why `name` cannot be used from `m` (a broken def, a def that is not
+  /// @jit, no such name); `attribute` for `m.name` rather than a bare name.
+  [[noreturn]] void missingName(ModuleContext &m, const std::string &name,
+                                SourceLoc l, bool attribute);
+
   TValue lookup(const std::string &name, SourceLoc l);
   TValue resolveQualified(const std::string &qualified, SourceLoc l);
-  TValue evalGlobal(const GlobalAssign &g, SourceLoc use);
+  TValue evalGlobal(ModuleContext &m, const GlobalAssign &g, SourceLoc use);
   void emitFunctionBody(const FunctionDef &fn);
   void emitBlock(const Block &block, size_t begin = 0);
   void emitStmt(const Stmt &s, const Block &block, size_t index, bool &consumedRest);
@@ -175,6 +217,28 @@ public:
   TValue getAttr(const TValue &base, const std::string &attr, SourceLoc l);
   bool returned() const;
 };
+
+/// Makes `m` the module bare names resolve in, until the end of the scope.
+class ModuleSwitch {
+public:
+  ModuleSwitch(Emitter &em, ModuleContext *m) : em_(em), saved_(em.curModule) {
+    em.curModule = m;
+  }
+  ~ModuleSwitch() { em_.curModule = saved_; }
+  ModuleSwitch(const ModuleSwitch &) = delete;
+  ModuleSwitch &operator=(const ModuleSwitch &) = delete;
+
+private:
+  Emitter &em_;
+  ModuleContext *saved_;
+};
+
+/// The dotted name of a Name/Attribute chain ("triton.jit"), or "".
+std::string dottedName(const Expr *e);
+
+/// Whether `e` names tl.constexpr (`constexpr`, `tl.constexpr`,
+/// `triton.language.constexpr`, ...).
+bool namesConstexpr(const Expr *e);
 
 /// A compile-time value from its literal spelling: int (u64 from 2^63),
 /// float, True/False, None, (), a tl dtype name, or a (quoted) string.

@@ -1,9 +1,9 @@
-//===- IRGen.cpp - kernel entry, name resolution and calls ----------------===//
+//===- IRGen.cpp - kernel entry and calls ---------------------------------===//
 //
 // The entry point of tile IR generation. Builds the kernel's func.func from
-// its signature, resolves names the way Python would (locals, module
-// globals, top-level @jit functions, imports, builtins), and emits calls: a
-// call to a @jit helper becomes a private func.func specialized on its
+// its signature and emits calls: a call to a @jit helper (of the kernel's
+// file or of an imported module; its body resolves names in its own module,
+// IRGenNames.cpp) becomes a private func.func specialized on its
 // compile-time arguments (the inliner folds it later), a call to a `tl`
 // function goes through the builtin table.
 //
@@ -27,7 +27,7 @@ using namespace mlir;
 //===----------------------------------------------------------------------===//
 
 /// The dotted name of a Name/Attribute chain ("triton.jit"), or "".
-static std::string dottedName(const Expr *e) {
+std::string tritium::fe::dottedName(const Expr *e) {
   if (e->kind == ExprKind::Name)
     return static_cast<const NameExpr *>(e)->id;
   if (e->kind == ExprKind::Attribute) {
@@ -38,52 +38,47 @@ static std::string dottedName(const Expr *e) {
   return "";
 }
 
-Emitter::Emitter(MLIRContext &ctx, const Module &m, const CompileOptions &o)
-    : ctx(ctx), b(&ctx), mod(m), file(*m.file), options(o) {
-  for (auto &imp : m.imports) {
-    if (imp.localName == "*")
-      starImports.push_back(imp.qualified);
-    else
-      imports[imp.localName] = imp.qualified;
+/// Whether `e` names tl.constexpr (`constexpr`, `tl.constexpr`,
+/// `triton.language.constexpr`, ...).
+bool tritium::fe::namesConstexpr(const Expr *e) {
+  if (!e)
+    return false;
+  std::string s = dottedName(e);
+  return s == "constexpr" ||
+         (s.size() > 10 && s.compare(s.size() - 10, 10, ".constexpr") == 0);
+}
+
+Emitter::Emitter(MLIRContext &ctx, const Module &m, const CompileOptions &o,
+                 const ModuleSet *modules)
+    : ctx(ctx), b(&ctx), options(o), moduleSet(modules) {
+  // The kernel's file is a registered module when one was registered with
+  // its file name: helpers may import it back, and its relative imports
+  // know their package.
+  std::string name = modules ? modules->nameOfPath(m.file->path()) : "";
+  ModuleContext *main;
+  if (name.empty()) {
+    unnamedMain = std::make_unique<ModuleContext>();
+    main = unnamedMain.get();
+  } else {
+    auto &slot = moduleContexts[name];
+    slot = std::make_unique<ModuleContext>();
+    main = slot.get();
+    main->name = name;
+    main->package = modules->packageOf(name);
   }
-  for (auto &g : m.globals)
-    globals[g.name] = &g;
-  for (auto &f : m.functions) {
-    FunctionInfo info;
-    info.def = f.get();
-    bool jit = false;
-    for (auto &d : f->decorators) {
-      const Expr *e = d.get();
-      if (e->kind == ExprKind::Call) {
-        auto *c = static_cast<const CallExpr *>(e);
-        for (auto &kw : c->keywords)
-          if (kw.name == "noinline" && kw.value->kind == ExprKind::Bool &&
-              static_cast<const BoolExpr *>(kw.value.get())->value)
-            info.noinline = true;
-        e = c->func.get();
-      }
-      std::string name = dottedName(e);
-      size_t dot = name.find('.');
-      std::string head = name.substr(0, dot);
-      auto it = imports.find(head);
-      if (it != imports.end())
-        name = it->second + (dot == std::string::npos ? "" : name.substr(dot));
-      if (name == "triton.jit" || name == "triton.runtime.jit" ||
-          name == "triton.runtime.jit.jit" || name == "triton.runtime.jit.JITFunction")
-        jit = true;
-    }
-    if (jit)
-      functions[f->name] = info;
-  }
+  main->ast = &m;
+  initModule(*main);
+  mainModule = curModule = main;
 }
 
 void Emitter::error(SourceLoc l, const std::string &message) const {
-  throw CompileError(makeDiagnostic(file, l, message));
+  throw CompileError(makeDiagnostic(file(), l, message));
 }
 
 Location Emitter::loc(SourceLoc l) const {
-  return FileLineColLoc::get(const_cast<MLIRContext *>(&ctx), file.path(),
-                             l.line, l.col);
+  const SourceFile &f = l.file ? *l.file : file();
+  return FileLineColLoc::get(const_cast<MLIRContext *>(&ctx), f.path(), l.line,
+                             l.col);
 }
 
 int64_t Emitter::requireInt(const TValue &v, SourceLoc l, const std::string &what) {
@@ -137,163 +132,6 @@ void Emitter::checkBlockShape(const std::vector<int64_t> &shape, SourceLoc l) {
   if (numel > (1 << 20))
     error(l, "block has " + std::to_string(numel) +
                  " elements, more than the limit of 1048576 (2^20)");
-}
-
-//===----------------------------------------------------------------------===//
-// Names
-//===----------------------------------------------------------------------===//
-
-/// Canonical spelling of a module path: "triton.language" -> "tl".
-static std::string canonicalModule(const std::string &q) {
-  static const std::pair<const char *, const char *> map[] = {
-      {"triton.language.extra.cuda.libdevice", "libdevice"},
-      {"tl.extra.cuda.libdevice", "libdevice"},
-      {"tl.extra.libdevice", "libdevice"},
-      {"triton.language.extra.libdevice", "libdevice"},
-      {"triton.language.extra.cuda", "tl.extra.cuda"},
-      {"triton.language.extra", "tl.extra"},
-      {"triton.language.math", "tl.math"},
-      {"triton.language.core", "tl"},
-      {"triton.language.standard", "tl"},
-      {"triton.language.random", "tl"},
-      {"triton.language", "tl"},
-  };
-  for (auto &[from, to] : map)
-    if (q == from)
-      return to;
-  if (q.rfind("triton.language.", 0) == 0)
-    return "tl." + q.substr(16);
-  return q;
-}
-
-static bool isKnownModule(const std::string &c) {
-  return c == "tl" || c == "tl.math" || c == "tl.PropagateNan" || c == "libdevice" || c == "tl.extra" ||
-         c == "tl.extra.cuda" || c == "triton" || c == "triton.language" ||
-         c == "math";
-}
-
-TValue Emitter::resolveQualified(const std::string &qualified, SourceLoc l) {
-  std::string c = canonicalModule(qualified);
-  if (isKnownModule(c))
-    return TValue::module(c);
-  // tl.<dtype>
-  if (c.rfind("tl.", 0) == 0) {
-    DType d;
-    if (DType::fromTlName(c.substr(3), d))
-      return TValue::type(d);
-  }
-  if (builtinTable().count(c))
-    return TValue::builtin(c);
-  size_t dot = c.rfind('.');
-  std::string mod = dot == std::string::npos ? "" : c.substr(0, dot);
-  if (isKnownModule(mod))
-    error(l, "module '" + mod + "' has no attribute '" + c.substr(dot + 1) +
-                 "' that tritium supports");
-  // Some other Python module: only usable if it names nothing in a kernel.
-  return TValue::module(c);
-}
-
-/// Whether `e` names tl.constexpr (`constexpr`, `tl.constexpr`,
-/// `triton.language.constexpr`, ...).
-static bool namesConstexpr(const Expr *e) {
-  if (!e)
-    return false;
-  std::string s = dottedName(e);
-  return s == "constexpr" ||
-         (s.size() > 10 && s.compare(s.size() - 10, 10, ".constexpr") == 0);
-}
-
-/// Whether a module-level assignment declares a constexpr: `X = tl.constexpr(v)`
-/// or `X: tl.constexpr = v`.
-static bool isConstexprGlobal(const GlobalAssign &g) {
-  if (namesConstexpr(g.annotation.get()))
-    return true;
-  if (g.value->kind == ExprKind::Call)
-    return namesConstexpr(static_cast<const CallExpr &>(*g.value).func.get());
-  return false;
-}
-
-TValue Emitter::evalGlobal(const GlobalAssign &g, SourceLoc use) {
-  // Module-level values: constexprs, dtypes, modules and functions (Triton
-  // reads no other globals).
-  auto isTritonValue = [](const TValue &v) {
-    return v.kind == TValue::Type || v.kind == TValue::Builtin ||
-           v.kind == TValue::Module || v.kind == TValue::Function;
-  };
-  bool declared = isConstexprGlobal(g);
-  if (!declared && g.value->kind != ExprKind::Name &&
-      g.value->kind != ExprKind::Attribute)
-    error(use, "cannot read global variable '" + g.name +
-                   "' in a @jit function: kernels can only read globals "
-                   "declared as constexpr ('" + g.name +
-                   " = tl.constexpr(...)' or '" + g.name +
-                   ": tl.constexpr = ...')");
-  std::vector<Scope> saved;
-  saved.swap(scopes);
-  scopes.emplace_back();
-  TValue v;
-  try {
-    v = eval(*g.value);
-  } catch (...) {
-    scopes.swap(saved);
-    throw;
-  }
-  scopes.swap(saved);
-  if (!declared && !isTritonValue(v))
-    error(use, "cannot read global variable '" + g.name +
-                   "' in a @jit function: kernels can only read globals "
-                   "declared as constexpr ('" + g.name +
-                   " = tl.constexpr(...)' or '" + g.name +
-                   ": tl.constexpr = ...')");
-  if (v.isTensor())
-    error(g.loc, "global '" + g.name + "' must be a compile-time value "
-                 "(tl.constexpr) to be used in a kernel");
-  return v;
-}
-
-TValue Emitter::lookup(const std::string &name, SourceLoc l) {
-  if (!scopes.empty()) {
-    auto &s = scopes.back();
-    auto it = s.find(name);
-    if (it != s.end())
-      return it->second;
-  }
-  auto f = functions.find(name);
-  if (f != functions.end()) {
-    TValue v;
-    v.kind = TValue::Function;
-    v.fn = &f->second;
-    return v;
-  }
-  auto g = globals.find(name);
-  if (g != globals.end())
-    return evalGlobal(*g->second, l);
-  auto imp = imports.find(name);
-  if (imp != imports.end())
-    return resolveQualified(imp->second, l);
-  // `from triton.language import *` brings in every tl name.
-  for (auto &star : starImports) {
-    std::string c = canonicalModule(star + "." + name);
-    DType d;
-    if (c.rfind("tl.", 0) == 0 && DType::fromTlName(c.substr(3), d))
-      return TValue::type(d);
-    if (builtinTable().count(c) || isKnownModule(c))
-      return resolveQualified(star + "." + name, l);
-  }
-  static const char *pyBuiltins[] = {"min", "max", "print", "range", "float",
-                                     "int", "bool", "len", "abs", "isinstance",
-                                     "tuple", "getattr", "hasattr", "str"};
-  for (const char *p : pyBuiltins)
-    if (name == p)
-      return TValue::builtin(name);
-  for (auto &[broken, diag] : mod.brokenFunctions)
-    if (broken == name)
-      throw CompileError(diag); // its syntax error is the real problem
-  for (auto &fn : mod.functions)
-    if (fn->name == name)
-      error(l, "'" + name + "' is not a @triton.jit function, so kernels "
-                            "cannot call it");
-  error(l, "undefined name '" + name + "'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,7 +246,7 @@ static std::string keyOf(const TValue &v) {
   if (v.isTensor())
     return "T:" + v.typeStr();
   if (v.kind == TValue::Function)
-    return "F:" + v.fn->def->name;
+    return "F:" + v.fn->module->name + "." + v.fn->def->name;
   return v.typeStr() + ":" + v.repr();
 }
 
@@ -452,6 +290,8 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
     if (!def.params[i].defaultValue)
       error(call.loc, "'" + def.name + "' missing required argument '" +
                           def.params[i].name + "'");
+    // Defaults are evaluated in the function's own module.
+    ModuleSwitch in(*this, fn.module);
     std::vector<Scope> saved;
     saved.swap(scopes);
     scopes.emplace_back();
@@ -466,8 +306,9 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
             "argument '" + p.name + "' of '" + def.name +
                 "' is a tl.constexpr parameter but received a runtime value");
   }
-  // Specialize on compile-time arguments and runtime types.
-  std::string key = def.name;
+  // Specialize on compile-time arguments and runtime types; helpers of one
+  // name in two modules are two functions.
+  std::string key = fn.module->name + ":" + def.name;
   for (auto &v : bound)
     key += "|" + keyOf(v);
   std::vector<TValue> runtimeArgs;
@@ -500,7 +341,10 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
       scope[def.params[i].name] = rebuild(bound[i], blockArgs, argIdx);
     scopes.push_back(scope);
     callStack.push_back(&def);
-    emitFunctionBody(def);
+    {
+      ModuleSwitch in(*this, fn.module);
+      emitFunctionBody(def);
+    }
     callStack.pop_back();
     TValue ret = TValue::none();
     auto r = scopes.back().find("$ret");
@@ -581,14 +425,15 @@ void Emitter::emitCombineRegion(Region &region, const TValue &combine,
 CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
                                          const std::string &kernelName,
                                          const std::vector<ParamSpec> &specs,
-                                         const CompileOptions &options) {
+                                         const CompileOptions &options,
+                                         const ModuleSet *modules) {
   CompileResult result;
   DialectRegistry registry;
   tile::registerTileDialects(registry);
   ctx.appendDialectRegistry(registry);
   ctx.loadAllAvailableDialects();
 
-  Emitter em(ctx, m, options);
+  Emitter em(ctx, m, options, modules);
   const FunctionDef *kernel = nullptr;
   for (auto &f : m.functions)
     if (f->name == kernelName)
@@ -600,10 +445,9 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
         throw CompileError(diag);
     if (!kernel)
       em.error(top, "no function named '" + kernelName + "' in " + m.file->path());
-    if (!em.functions.count(kernelName))
+    if (!em.mainModule->functions.count(kernelName))
       em.error(kernel->nameLoc, "'" + kernelName +
                                     "' is not decorated with @triton.jit");
-    auto &info = em.functions[kernelName];
     if (specs.size() != kernel->params.size())
       em.error(kernel->nameLoc,
                "signature has " + std::to_string(specs.size()) +
@@ -656,7 +500,6 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     }
     em.scopes.push_back(scope);
     em.callStack.push_back(kernel);
-    (void)info;
     em.emitFunctionBody(*kernel);
     auto ret = em.scopes.back().find("$ret");
     if (ret != em.scopes.back().end() && ret->second.kind != TValue::None)

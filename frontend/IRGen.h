@@ -1,8 +1,9 @@
 //===- IRGen.h - kernel source to tile IR: the public entry point --------===//
 //
 // `compileKernel` takes a parsed Python file, the name of a `@jit` kernel and
-// a specialization (Triton's AOT signature) and returns a verified module of
-// tile IR whose ops carry the user's file:line:col. Errors come back as
+// a specialization (Triton's AOT signature), and optionally the other Python
+// modules it imports (Modules.h), and returns a verified module of tile IR
+// whose ops carry the user's file:line:col. Errors come back as
 // located diagnostics, never as exceptions or crashes.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,7 @@
 #define TRITIUM_FRONTEND_IRGEN_H
 
 #include "frontend/Ast.h"
+#include "frontend/Modules.h"
 #include "frontend/Source.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -55,10 +57,14 @@ struct CompileResult {
 
 /// Emits tile IR for `kernelName` in `module`. `specs` has one entry per
 /// kernel parameter (or is empty when the kernel has no parameters).
+/// `modules`, when given, holds the other Python modules the kernel's names
+/// may resolve through (imported @jit helpers and constexpr globals); ops
+/// emitted from a helper carry the location in the helper's own file.
 CompileResult compileKernel(mlir::MLIRContext &ctx, const Module &module,
                             const std::string &kernelName,
                             const std::vector<ParamSpec> &specs,
-                            const CompileOptions &options = {});
+                            const CompileOptions &options = {},
+                            const ModuleSet *modules = nullptr);
 
 /// Runs the tile-level pipeline (inline, canonicalize, tile-combine, cse,
 /// symbol-dce) on a compiled module; errors are returned as text.

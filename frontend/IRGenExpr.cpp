@@ -217,9 +217,19 @@ TValue Emitter::evalCall(const CallExpr &c) {
   case TValue::Type:
     error(c.loc(), "dtypes are not callable; use x.to(" + fn.dtype.name() + ")");
   case TValue::Module:
-    error(c.func->loc(), "'" + fn.s + "' is imported from another module; "
-                         "calling @jit functions defined in other files is "
-                         "not supported yet: define it in this file");
+    if (moduleContext(fn.s, c.func->loc()))
+      error(c.func->loc(), "'" + fn.s + "' is a module, not a function");
+    if (!fn.s.empty() && fn.s[0] == '.')
+      error(c.func->loc(),
+            "'" + fn.s + "' is a relative import, but the compiler does not "
+            "know the package of " + curModule->describe() +
+            ": register this file as a module under its dotted name "
+            "(Compiler::addModule, tritium_compiler_add_module)");
+    error(c.func->loc(),
+          "'" + fn.s + "' is imported from a module whose source the compiler "
+          "was not given: register that module (Compiler::addModule, "
+          "tritium_compiler_add_module; the Python package registers the "
+          "modules a kernel imports) to call its @jit functions");
   default: {
     std::string what = fn.repr();
     if (c.func->kind == ExprKind::Name)

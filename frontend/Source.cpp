@@ -51,6 +51,7 @@ SourceLoc SourceFile::locOf(size_t offset) const {
   SourceLoc loc;
   loc.line = uint32_t(index + 1);
   loc.col = uint32_t(offset - lineStarts_[index] + 1);
+  loc.file = this;
   return loc;
 }
 
@@ -83,8 +84,9 @@ std::string Diagnostic::render() const {
   return out;
 }
 
-Diagnostic makeDiagnostic(const SourceFile &file, SourceLoc loc,
+Diagnostic makeDiagnostic(const SourceFile &fallback, SourceLoc loc,
                           std::string message) {
+  const SourceFile &file = loc.file ? *loc.file : fallback;
   Diagnostic diag;
   diag.path = file.path();
   diag.loc = loc;

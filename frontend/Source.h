@@ -23,10 +23,16 @@
 
 namespace tritium::fe {
 
-/// A 1-based line and column (columns count bytes).
+class SourceFile;
+
+/// A 1-based line and column (columns count bytes), and the file they are
+/// in. A kernel may call helpers from other modules, so a location names its
+/// own file; `file` is null for locations made up by a later stage (they
+/// belong to the file being compiled) and is valid while that file lives.
 struct SourceLoc {
   uint32_t line = 0;
   uint32_t col = 0;
+  const SourceFile *file = nullptr;
   bool valid() const { return line != 0; }
 };
 
@@ -67,7 +73,7 @@ struct Diagnostic {
   std::string render() const;
 };
 
-/// Builds a diagnostic at `loc` of `file`.
+/// Builds a diagnostic at `loc` of `file` (of `loc.file` when it names one).
 Diagnostic makeDiagnostic(const SourceFile &file, SourceLoc loc,
                           std::string message);
 

@@ -33,6 +33,11 @@ struct GlobalMemory : public SideEffects::Resource::Base<GlobalMemory> {
   StringRef getName() final { return "<GlobalMemory>"; }
 };
 
+/// The program's shared memory (asynchronous staging on GPUs).
+struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
+  StringRef getName() final { return "<SharedMemory>"; }
+};
+
 /// `!tile.ptr<T>` -> T; `tensor<S x !tile.ptr<T>>` -> `tensor<S x T>`.
 Type getPointeeTypeLike(Type ptrLike);
 /// T -> i1; `tensor<S x T>` -> `tensor<S x i1>`.

@@ -794,4 +794,64 @@ def Tile_BarrierOp : Tile_Op<"barrier",
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Asynchronous staging through shared memory (GPU code generation only)
+//
+// The GPU pipeliner rewrites a loop's loads that feed tensor-core products
+// into copies that land in a ring of shared-memory slots several iterations
+// ahead. The frontend never creates these ops; the interpreter rejects them.
+//===----------------------------------------------------------------------===//
+
+def Tile_SharedMemory : Resource<"::mlir::tile::SharedMemory">;
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>, MemWrite<Tile_SharedMemory>]>,
+    TypesMatchWith<"mask is i1 shaped like ptr", "ptr", "mask", I1Like,
+                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+  let summary = "Start copying a tile from global memory into a shared-memory slot";
+  let description = [{
+    Copies the tile `ptr` points to into slot `slot` (of `numSlots`) of
+    shared buffer `buffer`, row-major. Lanes whose `mask` is false write
+    zeros and read nothing. The copy completes at a later `tile.async_wait`.
+
+    Example: `tile.async_copy %p, %m slot %s {buffer = 0, numSlots = 3} : tensor<128x64x!tile.ptr<f16>>`
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, I32:$slot, Optional<Tile_BoolLike>:$mask,
+                       I64Attr:$buffer, I64Attr:$numSlots);
+  let assemblyFormat = [{
+    $ptr (`,` $mask^)? `slot` $slot attr-dict `:` type($ptr)
+  }];
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit",
+    [MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "Close the group of asynchronous copies started so far";
+  let description = [{ Example: `tile.async_commit` }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait",
+    [MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "Wait until at most `pending` copy groups are in flight, then synchronize";
+  let description = [{
+    Every thread's older groups have landed and are visible to the whole
+    program afterwards (the wait is followed by a barrier).
+
+    Example: `tile.async_wait {pending = 1}`
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_SharedLoadOp : Tile_Op<"shared_load",
+    [MemoryEffects<[MemRead<Tile_SharedMemory>]>]> {
+  let summary = "A tile staged in a shared-memory slot by tile.async_copy";
+  let description = [{
+    Example: `%a = tile.shared_load slot %s {buffer = 0} : tensor<128x64xf16>`
+  }];
+  let arguments = (ins I32:$slot, I64Attr:$buffer);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "`slot` $slot attr-dict `:` type($result)";
+}
+
 #endif // TILE_OPS

@@ -133,7 +133,8 @@ rt::compileSpecialization(mlir::MLIRContext &ctx, const KernelSource &src,
   std::vector<ParamSpec> specs;
   if (auto err = parseSignature(signature, specs))
     return SourceError{"specialization '" + signature + "': " + *err};
-  CompileResult r = compileKernel(ctx, *src.parsed.module, src.kernel, specs, options);
+  CompileResult r = compileKernel(ctx, *src.parsed.module, src.kernel, specs, options,
+                                  src.modules.empty() ? nullptr : &src.modules);
   out.staticPrints = r.staticPrints;
   if (!r.ok()) {
     if (r.errors.empty())

@@ -13,6 +13,7 @@
 #define TRITIUM_RUNTIME_KERNELSOURCE_H
 
 #include "frontend/IRGen.h"
+#include "frontend/Modules.h"
 #include "frontend/Parser.h"
 
 #include <optional>
@@ -44,6 +45,8 @@ struct KernelSource {
   fe::ParseResult parsed;
   const fe::FunctionDef *fn = nullptr; // owned by parsed.module
   std::vector<KernelParam> params;
+  /// Other Python modules the kernel may import (@jit helpers, constexprs).
+  fe::ModuleSet modules;
 
   /// "x_ptr, y_ptr, ..." (every parameter, for messages).
   std::string paramList() const;

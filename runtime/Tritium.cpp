@@ -22,6 +22,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 using namespace tritium;
 
@@ -403,6 +405,8 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
 
 struct Compiler::Impl {
   std::shared_ptr<mlir::MLIRContext> ctx = std::make_shared<mlir::MLIRContext>();
+  /// Registered modules; each kernel keeps the set it was compiled with.
+  fe::ModuleSet modules;
 
   Expected<Kernel> prepare(const std::string &file, const std::string *text,
                            const std::string &kernel, const Constexprs &constexprs,
@@ -424,6 +428,7 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
   rt::KernelSource &src = state->src;
   if (auto err = rt::loadKernelSource(file, text, kernel, src))
     return Error{err->text, Error::Compile};
+  src.modules = modules;
   for (auto &[name, value] : constexprs) {
     auto it = std::find_if(src.params.begin(), src.params.end(),
                            [&](const rt::KernelParam &p) { return p.name == name; });
@@ -474,6 +479,25 @@ Expected<Kernel> Compiler::compileFile(const std::string &path, const std::strin
                                        const Constexprs &constexprs,
                                        const CompileOptions &options) {
   return impl_->prepare(path, nullptr, kernel, constexprs, options);
+}
+
+std::optional<Error> Compiler::addModule(const std::string &name,
+                                         const std::string &source,
+                                         const std::string &fileName) {
+  if (auto err = impl_->modules.add(name, source, fileName))
+    return Error{"cannot register module: " + *err, Error::Argument};
+  return std::nullopt;
+}
+
+std::optional<Error> Compiler::addModuleFile(const std::string &name,
+                                             const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{"module '" + name + "': cannot open '" + path + "'",
+                 Error::Compile};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return addModule(name, ss.str(), path);
 }
 
 Expected<Kernel> Compiler::compileString(const std::string &source,

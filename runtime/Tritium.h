@@ -32,6 +32,12 @@
 // compiled once and cached in its Kernel; later launches with the same key
 // (signature, num_warps, num_stages) reuse it.
 //
+// A kernel may call @jit helpers and read constexpr globals of other Python
+// modules; register their sources first with Compiler::addModule:
+//
+//   compiler.addModuleFile("helpers", "kernels/helpers.py");
+//   auto kernel = compiler.compileFile("kernels/main.py", "k");
+//
 // Errors are values (Expected<T>, std::optional<Error>); nothing throws
 // into user code. A Compiler and its Kernels are not thread-safe; a Kernel
 // keeps what it needs alive, so it may outlive its Compiler.
@@ -294,6 +300,22 @@ public:
                                  const std::string &kernel,
                                  const Constexprs &constexprs = {},
                                  const CompileOptions &options = {});
+
+  /// Registers the source of Python module `name` ("helpers", "pkg.sub"),
+  /// so that kernels compiled afterwards can use its @jit functions and
+  /// constexpr globals through `import helpers`, `from pkg.sub import f as
+  /// g`, `from . import x` or `from helpers import *`. Names in a helper's
+  /// body resolve in its own module; errors and locations name `fileName`.
+  /// A module is parsed when a kernel first needs it. Registering a name
+  /// again replaces it for kernels compiled afterwards. A file named
+  /// `__init__.py` is a package (relative imports resolve against `name`
+  /// itself). Registering the kernel's own file (same `fileName`) names the
+  /// kernel's module, so helpers may import it and its relative imports
+  /// resolve.
+  std::optional<Error> addModule(const std::string &name, const std::string &source,
+                                 const std::string &fileName);
+  /// Same, reading the source from `path` (which appears in messages).
+  std::optional<Error> addModuleFile(const std::string &name, const std::string &path);
 
 private:
   struct Impl;

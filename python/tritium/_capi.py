@@ -104,6 +104,8 @@ def _declare(lib):
                       c.POINTER(Constexpr), c.c_size_t,
                       c.POINTER(CompileOptions), c.POINTER(c.c_void_p)]),
         "tritium_kernel_destroy": (None, [c.c_void_p]),
+        "tritium_compiler_add_module": (
+            c.c_int, [c.c_void_p, c.c_char_p, c.c_char_p, c.c_char_p]),
         "tritium_kernel_name": (c.c_char_p, [c.c_void_p]),
         "tritium_kernel_num_params": (c.c_size_t, [c.c_void_p]),
         "tritium_kernel_param_name": (c.c_char_p, [c.c_void_p, c.c_size_t]),

@@ -1,12 +1,15 @@
 """``@jit`` and launching: ``kernel[grid](*args, **kwargs)``.
 
 A JITFunction records the function's source file and name; tritium's C++
-frontend parses the whole file and finds the kernel by name. Launching binds
-the arguments like a Python call, splits off the launch options, compiles
-the kernel once per set of constexpr values (cached here) and hands the
-runtime arguments (packed by _args.py) to the C API, which specializes each
-launch as Triton does (cached in C++) and runs it on the CPU interpreter, or
-on the GPU when the tensors are CUDA tensors and a GPU is usable.
+frontend parses the whole file and finds the kernel by name. The sources of
+the modules the kernel imports are registered with the compiler first
+(_modules.py), so @jit helpers and constexpr globals may live in other
+files. Launching binds the arguments like a Python call, splits off the
+launch options, compiles the kernel once per set of constexpr values (cached
+here) and hands the runtime arguments (packed by _args.py) to the C API,
+which specializes each launch as Triton does (cached in C++) and runs it on
+the CPU interpreter, or on the GPU when the tensors are CUDA tensors and a
+GPU is usable.
 """
 
 import ctypes
@@ -14,8 +17,9 @@ import functools
 import inspect
 import keyword
 import os
+import types
 
-from . import _capi
+from . import _capi, _modules
 from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
@@ -98,44 +102,83 @@ class JITFunction(KernelInterface):
                 "do_not_specialize turns off both ==1 and %%16" % fn.__name__)
         self._kernels = {}
         self._source = None
-        self._watched = None  # (names, values) of the globals read at compile
+        self._watched = None  # (entries, values) of the globals read at compile
         functools.update_wrapper(self, fn)
         self._init_fast_path()
 
     def _snapshot_globals(self):
         """Remembers the plain values (ints, floats, bools, strings,
         tl.constexpr) of the module globals the kernel names, as they were
-        when it was first compiled."""
-        g = self.fn.__globals__
-        names = []
-        for n in self.fn.__code__.co_names:
-            v = g.get(n, _MISSING)
+        when it was first compiled: its own globals, those of the @jit
+        helpers it reaches (in their own modules) and module attributes
+        such as ``helpers.SCALE``."""
+        entries = []
+        seen = set()
+
+        def plain(v):
             if isinstance(v, core.constexpr):
                 v = v.value
-            if isinstance(v, (bool, int, float, str)):
-                names.append(n)
-        self._watched = (tuple(names), tuple(self._global_values(names)))
+            return isinstance(v, (bool, int, float, str))
 
-    def _global_values(self, names):
-        g = self.fn.__globals__
+        def watch_module(module, names, depth):
+            if module.__name__.split(".")[0] in ("triton", "tritium"):
+                return
+            namespace = vars(module)
+            for a in names:
+                v = namespace.get(a, _MISSING)
+                if isinstance(v, JITFunction):
+                    visit(v)
+                elif isinstance(v, types.ModuleType):
+                    if depth < 4:
+                        watch_module(v, names, depth + 1)
+                elif plain(v):
+                    entries.append(("%s.%s" % (module.__name__, a),
+                                    namespace, a))
+
+        def visit(jf):
+            if id(jf) in seen:
+                return
+            seen.add(id(jf))
+            g = jf.fn.__globals__
+            own = g is self.fn.__globals__
+            names = jf.fn.__code__.co_names
+            for n in names:
+                v = g.get(n, _MISSING)
+                if isinstance(v, JITFunction):
+                    visit(v)
+                elif isinstance(v, types.ModuleType):
+                    watch_module(v, names, 1)
+                elif plain(v):
+                    entries.append((n if own else "%s.%s" % (
+                        g.get("__name__", "?"), n), g, n))
+
+        visit(self)
+        unique = {}
+        for label, namespace, n in entries:
+            unique.setdefault((id(namespace), n), (label, namespace, n))
+        entries = tuple(unique.values())
+        self._watched = (entries, tuple(self._global_values(entries)))
+
+    @staticmethod
+    def _global_values(entries):
         out = []
-        for n in names:
-            v = g.get(n, _MISSING)
+        for _, namespace, n in entries:
+            v = namespace.get(n, _MISSING)
             out.append(v.value if isinstance(v, core.constexpr) else v)
         return out
 
     def _check_globals(self):
         """As Triton: a global the kernel read may not change afterwards."""
-        names, old = self._watched
-        if not names:
+        entries, old = self._watched
+        if not entries:
             return
-        new = self._global_values(names)
-        for n, a, b in zip(names, old, new):
+        new = self._global_values(entries)
+        for (label, _, _), a, b in zip(entries, old, new):
             if a is not b and a != b:
                 raise RuntimeError(
                     "global variable '%s' used by kernel '%s' has changed since "
                     "the kernel was compiled (it was %r, now %r); kernels read "
-                    "globals once" % (n, self.__name__, a, b))
+                    "globals once" % (label, self.__name__, a, b))
 
     def _init_fast_path(self):
         """Precomputes what a cached launch needs: a generated binder (a
@@ -268,9 +311,13 @@ class JITFunction(KernelInterface):
         array = (_capi.Constexpr * max(len(values), 1))(*values)
         options = _capi.CompileOptions(int(bool(debug)))
         handle = ctypes.c_void_p()
+        source = self._read_source()
         with _capi.lock:
+            # Modules the kernel imports (its @jit helpers and constexpr
+            # globals may live there) go to the compiler first.
+            _modules.register(self.fn, self.file, source)
             status = lib.tritium_kernel_compile(
-                _capi.compiler(), self._read_source().encode(),
+                _capi.compiler(), source.encode(),
                 self.file.encode(), self.__name__.encode(), array,
                 len(values), ctypes.byref(options), ctypes.byref(handle))
             message = _capi.last_error() if status else ""

@@ -249,6 +249,22 @@ tritium_status tritium_kernel_compile(
 
 void tritium_kernel_destroy(tritium_kernel *kernel) { delete kernel; }
 
+tritium_status tritium_compiler_add_module(tritium_compiler *compiler,
+                                           const char *module_name,
+                                           const char *source_text,
+                                           const char *file_name) {
+  return guarded([&] {
+    if (!compiler || !module_name || !source_text || !file_name)
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  "compiler, module_name, source_text and file_name must not "
+                  "be null");
+    if (auto err = compiler->compiler.addModule(module_name, source_text,
+                                                file_name))
+      return fail(*err);
+    return TRITIUM_OK;
+  });
+}
+
 const char *tritium_kernel_name(const tritium_kernel *kernel) {
   return kernel ? kernel->kernel.name().c_str() : nullptr;
 }

@@ -26,6 +26,11 @@
  *   tritium_kernel_destroy(k);
  *   tritium_compiler_destroy(c);
  *
+ * A kernel that imports @jit helpers or constexpr globals from other Python
+ * modules compiles once their sources are registered:
+ *
+ *   tritium_compiler_add_module(c, "helpers", helpers_text, "helpers.py");
+ *
  * Every function that can fail returns a tritium_status; the message of the
  * latest failure on the calling thread is tritium_last_error(). Nothing
  * throws or aborts across this boundary. A compiler and its kernels are not
@@ -136,6 +141,28 @@ TRITIUM_API tritium_status tritium_kernel_compile(
     const char *kernel_name, const tritium_constexpr *constexprs, size_t n,
     const tritium_compile_options *options, tritium_kernel **out);
 TRITIUM_API void tritium_kernel_destroy(tritium_kernel *kernel);
+
+/* Registers the source of Python module `module_name` ("helpers",
+   "pkg.sub"; `file_name` appears in messages and source locations), so that
+   kernels compiled afterwards with this compiler may use its @jit functions
+   and constexpr globals: `import helpers`, `import pkg.sub as s`,
+   `from helpers import f as g`, `from . import x`, `from helpers import *`.
+   Names inside a helper's body resolve in the helper's own module, through
+   any number of registered modules. A module is parsed when a kernel first
+   needs it; its syntax errors are reported then, located in its file.
+   Registering a name again replaces the module for kernels compiled
+   afterwards (kernels already compiled keep theirs). A `file_name` ending in
+   `__init__.py` makes the module a package: relative imports in it resolve
+   against `module_name` itself, in other modules against its parent.
+   Registering the kernel's own file (the same `file_name` given to
+   tritium_kernel_compile) names the kernel's module, so helpers can import
+   it and relative imports in it resolve. Modules that are not registered
+   keep their built-in meaning (triton, triton.language, math) or cannot be
+   called into. TRITIUM_ERROR_ARGUMENT for a null pointer or a name that is
+   not a dotted Python identifier. */
+TRITIUM_API tritium_status tritium_compiler_add_module(
+    tritium_compiler *compiler, const char *module_name,
+    const char *source_text, const char *file_name);
 
 /* ---------------------------------------------------------------------------
  * Metadata: the kernel's parameters in source order, constexprs included.

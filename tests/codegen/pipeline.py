@@ -1,7 +1,41 @@
-# Loops: loads issued one iteration early (num_stages >= 2), float
-# predicates, and volatile scalars read by one thread for all.
+# Loops: loads feeding tensor cores copied asynchronously into shared-memory
+# slots (num_stages of them), other loads issued one iteration early
+# (num_stages >= 2), float predicates, and volatile scalars read by one
+# thread for all.
 
-# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-PIPE
+# fp16 products: cp.async into 3 slots, two iterations ahead.
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC
+# CHECK-ASYNC-LABEL: func.func @matmul_kernel
+# CHECK-ASYNC: tile.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64}
+# CHECK-ASYNC: tile.async_copy {{.*}} {buffer = 1 : i64, numSlots = 3 : i64}
+# CHECK-ASYNC-NEXT: tile.async_commit
+# CHECK-ASYNC: tile.async_copy
+# CHECK-ASYNC: tile.async_copy
+# CHECK-ASYNC-NEXT: tile.async_commit
+# CHECK-ASYNC: scf.for {{.*}} iter_args({{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
+# CHECK-ASYNC-NEXT: tile.async_wait {pending = 1 : i64}
+# CHECK-ASYNC-NEXT: %[[A:.*]] = tile.shared_load slot %[[R]] {buffer = 0 : i64
+# CHECK-ASYNC-NEXT: %[[B:.*]] = tile.shared_load slot %[[R]] {buffer = 1 : i64
+# CHECK-ASYNC: tile.async_copy {{.*}} slot %[[W]] {buffer = 0
+# CHECK-ASYNC: tile.async_copy {{.*}} slot %[[W]] {buffer = 1
+# CHECK-ASYNC-NEXT: tile.async_commit
+# CHECK-ASYNC: tile.dot %[[A]], %[[B]]
+# CHECK-ASYNC: scf.yield
+# CHECK-ASYNC-NEXT: }
+# CHECK-ASYNC-NEXT: tile.async_wait {pending = 0 : i64}
+
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-CPASYNC
+# CHECK-CPASYNC: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 8, {{.*}};
+# CHECK-CPASYNC: cp.async.commit_group;
+# CHECK-CPASYNC: cp.async.wait_group 1;
+# CHECK-CPASYNC: bar.sync 0;
+# CHECK-CPASYNC: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# CHECK-CPASYNC: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# CHECK-CPASYNC: cp.async.wait_group 0;
+
+# fp32 products (FMA units): the next iteration's tiles are loaded into
+# registers during this one.
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,32,32,16,8,\"\"" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-PIPE
 # CHECK-PIPE-LABEL: func.func @matmul_kernel
 # CHECK-PIPE: %[[A0:.*]] = tile.load
 # CHECK-PIPE: %[[B0:.*]] = tile.load

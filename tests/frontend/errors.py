@@ -1294,12 +1294,12 @@ def bad_fma_pointer(X, N: tl.constexpr):
     y = tl.fma(x, x, X)
 
 
-# @jit functions from other files are not followed yet: the call says so.
+# @jit functions of a module whose source was not registered: the call says so.
 # RUN: not tritium compile %s --kernel bad_other_module --signature "*fp32" 2>&1 | FileCheck %s --check-prefix=CHECK-XMOD
 from some_kernels import scale_helper
 
 
 @triton.jit
 def bad_other_module(X):
-    # CHECK-XMOD: errors.py:[[@LINE+1]]:17: error: 'some_kernels.scale_helper' is imported from another module; calling @jit functions defined in other files is not supported yet: define it in this file
+    # CHECK-XMOD: errors.py:[[@LINE+1]]:17: error: 'some_kernels.scale_helper' is imported from a module whose source the compiler was not given: register that module
     tl.store(X, scale_helper(tl.load(X)))

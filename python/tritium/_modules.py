@@ -1,0 +1,217 @@
+"""The Python modules a kernel's code may reach, registered with the C
+compiler before the kernel compiles.
+
+tritium's frontend reads kernels from source, so a kernel that calls
+``@jit`` helpers or reads ``tl.constexpr`` globals of other modules needs
+those modules' sources too. Starting from the kernel's own module, this
+follows every module named by an import statement (``import helpers``,
+``from pkg import sub as S``, ``from .helpers import f``, resolved against
+the importing module's package) and every module or ``@jit`` function held
+by a module global, and registers each one's source under its ``__name__``
+(``tritium_compiler_add_module``). The C++ side parses a module only when a
+name resolves into it, so registering modules a kernel does not use costs
+little. Modules of the standard library and installed packages are skipped
+unless they define ``@jit`` functions or constexpr globals; triton and
+tritium themselves are never registered (the frontend knows them).
+"""
+
+import ast
+import os
+import sys
+import sysconfig
+import tokenize
+import types
+
+from . import _capi
+from ._args import _is_constexpr_annotation
+from .language import core
+
+_BUILTIN_PACKAGES = ("triton", "tritium")
+
+# (file, mtime, size) -> (source text, names of the modules it imports).
+_source_cache = {}
+# module name -> (file, text) as last registered with the C compiler.
+_registered = {}
+
+
+def _library_roots():
+    paths = sysconfig.get_paths()
+    stdlib = {os.path.normcase(os.path.abspath(paths[k]))
+              for k in ("stdlib", "platstdlib") if paths.get(k)}
+    installed = {os.path.normcase(os.path.abspath(paths[k]))
+                 for k in ("purelib", "platlib") if paths.get(k)}
+    installed.update(os.path.normcase(os.path.abspath(p)) for p in sys.path
+                     if p and os.path.basename(p) in ("site-packages",
+                                                      "dist-packages"))
+    return tuple(stdlib), tuple(installed)
+
+
+_STDLIB, _INSTALLED = _library_roots()
+
+
+def _under(path, roots):
+    return any(path == r or path.startswith(r + os.sep) for r in roots)
+
+
+def _source_file(module):
+    f = getattr(module, "__file__", None)
+    if not isinstance(f, str) or not f.endswith(".py"):
+        return None
+    f = os.path.abspath(f)
+    return f if os.path.isfile(f) else None
+
+
+def _defines_kernel_names(module):
+    """Whether a module holds @jit functions or constexpr globals."""
+    from .jit import JITFunction
+    namespace = vars(module)
+    for value in list(namespace.values()):
+        if isinstance(value, (JITFunction, core.constexpr)):
+            return True
+    annotations = namespace.get("__annotations__")
+    if isinstance(annotations, dict):
+        return any(_is_constexpr_annotation(a) for a in annotations.values())
+    return False
+
+
+def _eligible(module):
+    """The module's source file when it should be registered, else None."""
+    name = getattr(module, "__name__", None)
+    if not isinstance(name, str) or \
+            name.split(".")[0] in _BUILTIN_PACKAGES:
+        return None
+    path = _source_file(module)
+    if path is None:
+        return None
+    norm = os.path.normcase(path)
+    library = _under(norm, _INSTALLED) or _under(norm, _STDLIB)
+    if library and not _defines_kernel_names(module):
+        return None
+    return path
+
+
+def _package_of(name, path):
+    if os.path.basename(path) == "__init__.py":
+        return name
+    return name.rpartition(".")[0]
+
+
+def _imported_names(tree, package):
+    """Absolute names of the modules (and possible submodules) that the
+    import statements of a module's syntax tree name."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                # `import a.b.c` binds `a`; a.b and a.b.c are reached through
+                # attributes.
+                out.extend(".".join(parts[:i + 1]) for i in range(len(parts)))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".") if package else []
+                if node.level - 1 > len(base) or not package:
+                    continue  # beyond the top-level package
+                base = base[:len(base) - (node.level - 1)]
+                if node.module:
+                    base += node.module.split(".")
+                base = ".".join(base)
+            else:
+                base = node.module or ""
+            if not base:
+                continue
+            out.append(base)
+            out.extend(base + "." + a.name for a in node.names
+                       if a.name != "*")
+    return out
+
+
+def _read(path, name):
+    """(source text, imported module names) of a module file, cached while
+    the file is unchanged."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, []
+    key = (path, st.st_mtime_ns, st.st_size, name)
+    hit = _source_cache.get(key)
+    if hit is not None:
+        return hit
+    try:
+        with tokenize.open(path) as f:
+            text = f.read()
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return None, []
+    try:
+        tree = ast.parse(text, filename=path)
+        imports = _imported_names(tree, _package_of(name, path))
+    except (SyntaxError, ValueError):
+        imports = []  # the frontend reports syntax errors, located
+    if len(_source_cache) > 512:
+        _source_cache.clear()
+    _source_cache[key] = (text, imports)
+    return text, imports
+
+
+def collect(fn, kernel_file, kernel_text):
+    """{module name: (file, source text)} for the kernel function `fn`
+    (defined in `kernel_file`, whose text is `kernel_text`) and every module
+    it may reach."""
+    from .jit import JITFunction
+    found = {}
+    pending = []
+
+    def visit_module(module):
+        name = getattr(module, "__name__", None)
+        if not isinstance(name, str) or name in found:
+            return
+        path = _eligible(module)
+        if path is None:
+            return
+        text, imports = _read(path, name)
+        if text is None:
+            return
+        found[name] = (path, text)
+        pending.append((name, vars(module), imports))
+
+    # The kernel's own module: registered under its name with the kernel's
+    # file, so helpers may import it and its relative imports resolve.
+    kernel_globals = fn.__globals__
+    kernel_name = kernel_globals.get("__name__")
+    if isinstance(kernel_name, str) and \
+            kernel_name.split(".")[0] not in _BUILTIN_PACKAGES:
+        _, imports = _read(kernel_file, kernel_name)
+        found[kernel_name] = (kernel_file, kernel_text)
+        pending.append((kernel_name, kernel_globals, imports))
+    else:
+        pending.append(("", kernel_globals, []))
+
+    while pending:
+        _, namespace, imports = pending.pop()
+        for imported in imports:
+            module = sys.modules.get(imported)
+            if isinstance(module, types.ModuleType):
+                visit_module(module)
+        for value in list(namespace.values()):
+            if isinstance(value, types.ModuleType):
+                visit_module(value)
+            elif isinstance(value, JITFunction):
+                module = sys.modules.get(value.fn.__module__)
+                if isinstance(module, types.ModuleType):
+                    visit_module(module)
+    return found
+
+
+def register(fn, kernel_file, kernel_text):
+    """Registers the modules `collect` finds with the process-wide C
+    compiler (call with ``_capi.lock`` held)."""
+    lib = _capi.lib()
+    compiler = _capi.compiler()
+    for name, (path, text) in collect(fn, kernel_file, kernel_text).items():
+        if _registered.get(name) == (path, text):
+            continue
+        status = lib.tritium_compiler_add_module(
+            compiler, name.encode(), text.encode(), path.encode())
+        if status:
+            continue  # a name the C side rejects cannot be imported anyway
+        _registered[name] = (path, text)

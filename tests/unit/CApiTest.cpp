@@ -1,0 +1,92 @@
+//===- CApiTest.cpp - the C API (runtime/capi/tritium.h) ------------------===//
+//
+// libtritium.so through its C header only: registering modules with
+// tritium_compiler_add_module, compiling a kernel that imports a helper and a
+// constexpr from one, launching it, and the located error of a helper that
+// does not compile.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/capi/tritium.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+const char *kHelpers = "import triton\n"
+                       "import triton.language as tl\n"
+                       "BLOCK: tl.constexpr = 32\n"
+                       "@triton.jit\n"
+                       "def axpb(x, a):\n"
+                       "    return x * a + B\n"
+                       "B = tl.constexpr(0.5)\n"
+                       "@triton.jit\n"
+                       "def broken(x):\n"
+                       "    return x + tl.arange(0, 3)\n";
+
+const char *kKernel =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "from helpers import axpb as f, BLOCK\n"
+    "import helpers\n"
+    "@triton.jit\n"
+    "def k(X, n):\n"
+    "    offs = tl.arange(0, BLOCK)\n"
+    "    x = tl.load(X + offs, mask=offs < n)\n"
+    "    tl.store(X + offs, f(x, 3.0), mask=offs < n)\n"
+    "@triton.jit\n"
+    "def bad(X, n):\n"
+    "    offs = tl.arange(0, BLOCK)\n"
+    "    tl.store(X + offs, helpers.broken(tl.load(X + offs)))\n";
+
+tritium_status launch(tritium_kernel *k, std::vector<float> &x) {
+  tritium_arg args[2] = {};
+  args[0].kind = TRITIUM_ARG_BUFFER;
+  args[0].value.buffer.data = x.data();
+  args[0].value.buffer.bytes = x.size() * sizeof(float);
+  args[0].value.buffer.dtype = TRITIUM_F32;
+  args[1].kind = TRITIUM_ARG_INT;
+  args[1].value.i = int64_t(x.size());
+  int64_t grid[3] = {1, 1, 1};
+  return tritium_kernel_launch(k, grid, args, 2, nullptr);
+}
+} // namespace
+
+TEST_CASE("capi: kernels call helpers of registered modules", "[capi]") {
+  tritium_compiler *c = tritium_compiler_create();
+  REQUIRE(c);
+  CHECK(tritium_compiler_add_module(nullptr, "m", "", "m.py") ==
+        TRITIUM_ERROR_ARGUMENT);
+  CHECK(tritium_compiler_add_module(c, nullptr, "", "m.py") ==
+        TRITIUM_ERROR_ARGUMENT);
+  CHECK(tritium_compiler_add_module(c, "not-a-name", "", "m.py") ==
+        TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error())
+            .find("'not-a-name' is not a module name") != std::string::npos);
+  REQUIRE(tritium_compiler_add_module(c, "helpers", kHelpers, "helpers.py") ==
+          TRITIUM_OK);
+
+  tritium_kernel *k = nullptr;
+  REQUIRE(tritium_kernel_compile(c, kKernel, "kernel.py", "k", nullptr, 0,
+                                 nullptr, &k) == TRITIUM_OK);
+  std::vector<float> x(20);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i);
+  INFO(tritium_last_error());
+  REQUIRE(launch(k, x) == TRITIUM_OK);
+  for (size_t i = 0; i < x.size(); ++i)
+    CHECK(x[i] == 3.0f * float(i) + 0.5f);
+  tritium_kernel_destroy(k);
+
+  k = nullptr;
+  REQUIRE(tritium_kernel_compile(c, kKernel, "kernel.py", "bad", nullptr, 0,
+                                 nullptr, &k) == TRITIUM_OK);
+  CHECK(launch(k, x) == TRITIUM_ERROR_COMPILE);
+  std::string err = tritium_last_error();
+  INFO(err);
+  CHECK(err.rfind("helpers.py:10:", 0) == 0);
+  CHECK(err.find("must be a power of two") != std::string::npos);
+  tritium_kernel_destroy(k);
+  tritium_compiler_destroy(c);
+}
