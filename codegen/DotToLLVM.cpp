@@ -8,10 +8,12 @@
 // distinct row of A and per distinct column of B it owns, then one FMA per
 // register. Batched (3-D) products index the batch like the rows.
 //
-// The tensor-core path (sm_80+, fp16/bf16 operands, fp32 accumulator, 2-D,
-// M%16 = N%8 = K%16 = 0) uses mma.sync.m16n8k16. Its accumulator is a linear
-// layout (mmaAccLayout); A and B are staged row-major (padded) in shared
-// memory and read into operand fragments with ldmatrix (B with .trans).
+// The tensor-core paths (sm_80+, fp32 accumulator, 2-D): fp16/bf16 operands
+// (M%16 = N%8 = K%16 = 0) use mma.sync.m16n8k16, fp32 operands with tf32 or
+// tf32x3 precision (K%8 = 0) mma.sync.m16n8k8 on tf32 parts. The
+// accumulator is a linear layout (mmaAccLayout); A and B are staged
+// row-major (padded) in shared memory and read into operand fragments with
+// ldmatrix (fp16/bf16 B with .trans).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -131,12 +133,16 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     aBase = aTile->second.byteOffset;
     aStride = aTile->second.rowStride;
   }
+  bool bTransposed = false; // B stored as [N, K]
   if (bStaged) {
     bBase = L.i32(L.scratchBase + bOffset);
   } else {
     bBase = bTile->second.byteOffset;
     bStride = bTile->second.rowStride;
+    bTransposed = bTile->second.transposed;
   }
+  if (!aStaged && aTile->second.transposed)
+    return L.fail(op, "tl.dot: a transposed operand A in shared memory is not supported");
 
   auto *i32 = b.getInt32Ty();
   auto *f32 = b.getFloatTy();
@@ -199,10 +205,18 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     std::vector<std::array<llvm::Value *, 2>> bf(nTiles);
     for (int64_t nt = 0; nt < nTiles; nt += 2) {
       int64_t other = nt + 1 < nTiles ? nt + 1 : nt; // odd count: read twice
-      llvm::Value *krow = b.CreateAdd(L.i32(kt * 16), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
       llvm::Value *n = b.CreateSelect(b.CreateICmpEQ(mat2, L.i32(0)), nBase(nt), nBase(other));
-      llvm::Value *idx = b.CreateAdd(b.CreateMul(krow, L.i32(bStride)), n);
-      llvm::Value *r = b.CreateCall(ldBT, {sharedAddr(idx, bBase)});
+      llvm::Value *r;
+      if (bTransposed) { // rows are n: the fragments need no transpose
+        llvm::Value *row = b.CreateAdd(n, r8);
+        llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat1, 3));
+        llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(bStride)), col);
+        r = b.CreateCall(ldA, {sharedAddr(idx, bBase)});
+      } else {
+        llvm::Value *krow = b.CreateAdd(L.i32(kt * 16), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
+        llvm::Value *idx = b.CreateAdd(b.CreateMul(krow, L.i32(bStride)), n);
+        r = b.CreateCall(ldBT, {sharedAddr(idx, bBase)});
+      }
       bf[nt] = {b.CreateExtractValue(r, 0), b.CreateExtractValue(r, 1)};
       if (other != nt)
         bf[other] = {b.CreateExtractValue(r, 2), b.CreateExtractValue(r, 3)};
@@ -221,10 +235,124 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   return success();
 }
 
+/// fp32 operands on tensor cores (tf32, and tf32x3: three products of big
+/// and small tf32 parts), mma.sync.m16n8k8: A and B are staged as fp32,
+/// A (rows padded by 4 floats) is read with ldmatrix (an 8x8 b16 matrix is
+/// an 8x4 fp32 one: lane l gets row l/4, column l%4, as the A fragment
+/// wants), B (rows padded by 8 floats, conflict-free) with scalar loads.
+/// Each operand is rounded to tf32 (nearest even) in registers, as the
+/// interpreter does.
+LogicalResult dotMmaTf32(Lowering &L, tile::DotOp op) {
+  auto &b = L.b;
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  bool x3 = op.getInputPrecision() == tile::InputPrecision::TF32x3;
+  auto [wm, wn] = mmaWarps(M, N, L.numWarps);
+  LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
+  auto *f32 = b.getFloatTy();
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  const unsigned aPad = 4, bPad = 8;
+  unsigned aStride = unsigned(K + aPad), bStride = unsigned(N + bPad);
+  unsigned bOffset = unsigned(M * aStride * 4);
+  std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
+  L.barrier();
+  L.storeToShared(L.get(op.getA()), f32, aPad, 0);
+  L.storeToShared(L.get(op.getB()), f32, bPad, bOffset);
+  L.barrier();
+
+  llvm::Value *lane = L.laneId();
+  llvm::Value *warp = L.warpId();
+  llvm::Value *warpM = b.CreateAnd(warp, L.i32(wm - 1));
+  llvm::Value *warpN = b.CreateAnd(b.CreateLShr(warp, llvm::Log2_32(wm)), L.i32(wn - 1));
+  llvm::Value *r8 = b.CreateAnd(lane, L.i32(7));
+  llvm::Value *mat1 = b.CreateAnd(b.CreateLShr(lane, 3), L.i32(1));
+  llvm::Value *mat2 = b.CreateLShr(lane, 4);
+  llvm::Value *g = b.CreateLShr(lane, 2), *t = b.CreateAnd(lane, L.i32(3));
+  auto *x4Ty = llvm::StructType::get(L.ctx, {i32, i32, i32, i32});
+  auto *ldA = llvm::InlineAsm::get(
+      llvm::FunctionType::get(x4Ty, {i64}, false),
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
+      "=r,=r,=r,=r,l", true);
+  auto *resTy = llvm::StructType::get(L.ctx, {f32, f32, f32, f32});
+  auto *mma = llvm::InlineAsm::get(
+      llvm::FunctionType::get(resTy, {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32},
+                              false),
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {$0, $1, $2, $3}, "
+      "{$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
+  // value -> (big, small) tf32 parts as i32 bits (small only for x3).
+  auto split = [&](llvm::Value *v) -> std::pair<llvm::Value *, llvm::Value *> {
+    llvm::Value *big = roundTf32(L, v);
+    llvm::Value *small = x3 ? roundTf32(L, b.CreateFSub(v, big)) : nullptr;
+    return {b.CreateBitCast(big, i32), small ? b.CreateBitCast(small, i32) : nullptr};
+  };
+  int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
+  int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
+  auto mBase = [&](int64_t mt) {
+    return b.CreateAdd(b.CreateMul(b.CreateURem(warpM, L.i32(std::max<int64_t>(1, M / 16))),
+                                   L.i32(16)),
+                       L.i32(mt * 16 * wm));
+  };
+  auto nBase = [&](int64_t nt) {
+    return b.CreateAdd(b.CreateMul(b.CreateURem(warpN, L.i32(std::max<int64_t>(1, N / 8))),
+                                   L.i32(8)),
+                       L.i32(nt * 8 * wn));
+  };
+  for (int64_t kt = 0; kt < K / 8; ++kt) {
+    // A: matrices (rows +0/+8) x (k +0/+4) -> a0, a1, a2, a3.
+    std::vector<std::array<llvm::Value *, 4>> aBig(mTiles), aSmall(mTiles);
+    for (int64_t mt = 0; mt < mTiles; ++mt) {
+      llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
+      llvm::Value *col = b.CreateAdd(L.i32(kt * 8), b.CreateShl(mat2, 2));
+      llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(aStride)), col);
+      llvm::Value *addr = b.CreatePtrToInt(L.sharedPtr(f32, idx, 0), i64);
+      llvm::Value *r = b.CreateCall(ldA, {addr});
+      for (unsigned j = 0; j < 4; ++j) {
+        auto [big, small] = split(b.CreateBitCast(b.CreateExtractValue(r, j), f32));
+        aBig[mt][j] = big;
+        aSmall[mt][j] = small;
+      }
+    }
+    // B: b0 = (k = t, n = g), b1 = (k = t + 4, n = g).
+    std::vector<std::array<llvm::Value *, 2>> bBig(nTiles), bSmall(nTiles);
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (unsigned j = 0; j < 2; ++j) {
+        llvm::Value *k = b.CreateAdd(t, L.i32(kt * 8 + 4 * j));
+        llvm::Value *idx = b.CreateAdd(b.CreateMul(k, L.i32(bStride)), b.CreateAdd(nBase(nt), g));
+        auto [big, small] = split(b.CreateLoad(f32, L.sharedPtr(f32, idx, bOffset)));
+        bBig[nt][j] = big;
+        bSmall[nt][j] = small;
+      }
+    auto product = [&](std::array<llvm::Value *, 4> &a, std::array<llvm::Value *, 2> &bb,
+                       unsigned cBase) {
+      llvm::Value *res = b.CreateCall(
+          mma, {a[0], a[1], a[2], a[3], bb[0], bb[1], acc[cBase], acc[cBase + 1],
+                acc[cBase + 2], acc[cBase + 3]});
+      for (unsigned j = 0; j < 4; ++j)
+        acc[cBase + j] = b.CreateExtractValue(res, j);
+    };
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        unsigned cBase = unsigned(4 * (nt + nTiles * mt));
+        if (x3) { // the small cross products first
+          product(aSmall[mt], bBig[nt], cBase);
+          product(aBig[mt], bSmall[nt], cBase);
+        }
+        product(aBig[mt], bBig[nt], cBase);
+      }
+  }
+  L.set(op, Lowered{lc, acc});
+  return success();
+}
+
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
   if (mmaEligible(L, op))
-    return dotMma(L, op);
+    return cast<RankedTensorType>(op.getA().getType()).getElementType().isF32()
+               ? dotMmaTf32(L, op)
+               : dotMma(L, op);
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto bT = cast<RankedTensorType>(op.getB().getType());
@@ -350,11 +478,36 @@ bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
     return false;
   Type ae = aT.getElementType();
   Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
-  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16())) ||
+  bool tf32 = ae.isF32() && be.isF32() &&
+              (op.getInputPrecision() == tile::InputPrecision::TF32 ||
+               op.getInputPrecision() == tile::InputPrecision::TF32x3);
+  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16()) || tf32) ||
       !cT.getElementType().isF32())
     return false;
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  return M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && M * N / (32 * numWarps) >= 4;
+  return M % 16 == 0 && N % 8 == 0 && K % (tf32 ? 8 : 16) == 0 &&
+         M * N / (32 * numWarps) >= 4;
+}
+
+bool tritium::codegen::tensorCoresReadInPlace(Value v, unsigned computeCapability,
+                                              unsigned numWarps) {
+  if (v.use_empty())
+    return false;
+  for (OpOperand &use : v.getUses()) {
+    Operation *u = use.getOwner();
+    if (auto t = dyn_cast<tile::TransOp>(u)) {
+      if (t.getType().getRank() != 2 || t->use_empty())
+        return false;
+      for (OpOperand &tu : t->getUses())
+        if (tu.getOperandNumber() != 1 ||
+            !dotUsesMma(tu.getOwner(), computeCapability, numWarps))
+          return false;
+      continue;
+    }
+    if (use.getOperandNumber() > 1 || !dotUsesMma(u, computeCapability, numWarps))
+      return false;
+  }
+  return true;
 }
 
 void tritium::codegen::populateDotHandlers(HandlerTable &t) { t["tile.dot"] = dot; }

@@ -310,11 +310,29 @@ bool isCheap(Value v) {
                 isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
 }
 
+/// Distinct elements behind a tensor: a broadcast (after expand_dims) holds
+/// only its source's.
+int64_t distinctElements(Value v) {
+  Operation *d = v.getDefiningOp();
+  while (d && isa<mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp>(d)) {
+    v = d->getOperand(0);
+    d = v.getDefiningOp();
+  }
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return t.getNumElements();
+  return 1;
+}
+
 LayoutRef chooseLayout(Lowering &L, Operation *op, Type resultType) {
   // The layout of the operands that are expensive to move (loads, products,
-  // loop-carried values) wins; cheap operands follow it.
-  LayoutRef common, cheap;
-  bool mixed = false;
+  // loop-carried values) wins; cheap operands follow it. A full tile beats
+  // broadcasts (a row or column moves more cheaply than a tile), and on
+  // ties a value computed here beats a loop-carried one (whose layout
+  // follows what the loop body yields). Broadcasts alone in different
+  // layouts meet in the default one.
+  int64_t numel = cast<RankedTensorType>(resultType).getNumElements();
+  LayoutRef full, common, cheap;
+  bool fullCarried = false, mixed = false;
   for (Value v : op->getOperands()) {
     if (!isa<RankedTensorType>(v.getType()))
       continue;
@@ -324,11 +342,20 @@ LayoutRef chooseLayout(Lowering &L, Operation *op, Type resultType) {
         cheap = l;
       continue;
     }
+    if (distinctElements(v) == numel) {
+      bool carried = isa<BlockArgument>(v);
+      if (!full || (fullCarried && !carried)) {
+        full = l;
+        fullCarried = carried;
+      }
+    }
     if (!common)
       common = l;
     else if (*common != *l)
       mixed = true;
   }
+  if (full)
+    return full;
   if (mixed)
     return L.defaultLayout(resultType);
   if (common)

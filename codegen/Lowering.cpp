@@ -410,9 +410,16 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
     shape.erase(shape.begin() + axis);
     return operandIn(ed.getSrc(), LinearLayout(shape, bases[0], bases[1], bases[2]));
   }
-  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op))
-    return operandIn(bc.getSrc(),
-                     projectTo(to, cast<RankedTensorType>(bc.getSrc().getType()).getShape()));
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) {
+    // The source has fewer elements: when it cannot be recomputed, it is
+    // the one that moves through shared memory, not the broadcast tile.
+    LinearLayout src =
+        projectTo(to, cast<RankedTensorType>(bc.getSrc().getType()).getShape());
+    auto r = operandIn(bc.getSrc(), src);
+    if (succeeded(r) || !get(bc.getSrc()).layout)
+      return r;
+    return convert(bc.getSrc(), src);
+  }
   bool elementwise = name.starts_with("arith.") || name == "tile.addptr" ||
                      name == "tile.bitcast" || name == "tile.int_to_ptr" ||
                      name == "tile.ptr_to_int";

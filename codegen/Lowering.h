@@ -158,11 +158,14 @@ public:
   };
   std::map<int64_t, SharedBuffer> sharedBuffers;
   unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
-  /// A tile.shared_load read in place by its users (tensor-core products):
-  /// the byte offset (i32) of its element (0, 0) and its row stride.
+  /// A tile.shared_load read in place by its users (tensor-core products),
+  /// or its transpose: the byte offset (i32) of the stored tile's element
+  /// (0, 0), its row stride, and whether the value is the stored tile
+  /// transposed.
   struct SharedTile {
     llvm::Value *byteOffset;
     unsigned rowStride;
+    bool transposed = false;
   };
   llvm::DenseMap<mlir::Value, SharedTile> sharedTiles;
   llvm::Value *loadShared(llvm::Type *ty, llvm::Value *ptr);
@@ -217,6 +220,10 @@ llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
 /// True when `dot` (a tile.dot) runs on tensor cores (mma.sync) for this
 /// compute capability and warp count (DotToLLVM.cpp).
 bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
+/// True when every use of `v` (a 16-bit float tile) can read it in place
+/// from shared memory: as operand A or B of a tensor-core product, or
+/// transposed (one tile.trans) as operand B.
+bool tensorCoresReadInPlace(mlir::Value v, unsigned computeCapability, unsigned numWarps);
 
 /// Per-register helpers for elementwise handlers.
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,

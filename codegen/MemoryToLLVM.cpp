@@ -502,10 +502,8 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
                          std::to_string(op.getBuffer()));
   const Lowering::SharedBuffer &buf = it->second;
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
-  unsigned cc = parseCudaTarget(L.target.name());
-  bool inPlace = llvm::all_of(op->getUsers(), [&](Operation *u) {
-    return dotUsesMma(u, cc, L.numWarps) && u->getOperand(2) != op.getResult();
-  });
+  bool inPlace =
+      tensorCoresReadInPlace(op.getResult(), parseCudaTarget(L.target.name()), L.numWarps);
   LayoutRef layout = L.defaultLayout(op.getType());
   if (inPlace) {
     L.sharedTiles[op.getResult()] = {base, buf.rowStride};

@@ -20,7 +20,8 @@
 // their pointer is computed from the induction variable: they are copied
 // asynchronously (cp.async) into a ring of `num_stages` shared-memory
 // slots, stages-1 iterations ahead, and the products read their operands
-// straight from the slot (see pipelineAsync).
+// straight from the slot (see pipelineAsync). Such loads outside loops are
+// copied into shared memory once (stageOutsideLoops).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -210,24 +211,61 @@ bool isZeroConstant(Value v) {
 }
 
 /// A load that can land in shared memory asynchronously: a 16-bit float
-/// tile (rows a multiple of 8 elements) read only as an operand of
+/// tile (rows a multiple of 8 elements, masked-off lanes zero) read only by
 /// tensor-core products.
-bool feedsTensorCores(Candidate &c, Block *body, unsigned cc, unsigned numWarps) {
-  auto t = dyn_cast<RankedTensorType>(c.load.getType());
-  if (!t || t.getRank() != 2 || t.getShape()[1] % 8 != 0 ||
+bool feedsTensorCores(tile::LoadOp load, unsigned cc, unsigned numWarps) {
+  auto t = dyn_cast<RankedTensorType>(load.getType());
+  if (!t || t.getRank() != 2 || t.getShape()[1] % 8 != 0 || load.getIsVolatile() ||
       !(t.getElementType().isF16() || t.getElementType().isBF16()))
     return false;
-  if (c.load.getOther() && !isZeroConstant(c.load.getOther()))
+  if (load.getOther() && !isZeroConstant(load.getOther()))
     return false;
-  if (c.load.getResult().use_empty())
-    return false;
-  for (OpOperand &use : c.load.getResult().getUses()) {
-    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
-    if (!dot || dot->getBlock() != body || use.getOperandNumber() > 1 ||
-        !tritium::codegen::dotUsesMma(dot, cc, numWarps))
+  return tritium::codegen::tensorCoresReadInPlace(load.getResult(), cc, numWarps);
+}
+
+bool feedsTensorCores(Candidate &c, Block *body, unsigned cc, unsigned numWarps) {
+  for (Operation *u : c.load->getUsers())
+    if (u->getBlock() != body)
       return false;
+  return feedsTensorCores(c.load, cc, numWarps);
+}
+
+/// A load outside loops that only tensor cores read (say the queries of an
+/// attention kernel, read by every iteration) is copied into shared memory
+/// once, never held in registers:
+///   async_copy(p, m) -> slot 0; ...; commit; wait(0); x = shared_load slot 0
+/// with the wait just before its first user.
+void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
+                       int64_t &nextBuffer) {
+  std::vector<tile::LoadOp> loads;
+  module.walk([&](tile::LoadOp load) {
+    if (!load->getParentOfType<LoopLikeOpInterface>() && feedsTensorCores(load, cc, numWarps))
+      loads.push_back(load);
+  });
+  for (tile::LoadOp load : loads) {
+    Block *block = load->getBlock();
+    Operation *first = nullptr;
+    for (Operation *u : load->getUsers()) {
+      Operation *a = block->findAncestorOpInBlock(*u);
+      if (a && (!first || a->isBeforeInBlock(first)))
+        first = a;
+    }
+    if (!first)
+      continue;
+    int64_t buffer = nextBuffer++;
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+    tile::AsyncCopyOp::create(b, loc, load.getPtr(), slot, load.getMask(),
+                              b.getI64IntegerAttr(buffer), b.getI64IntegerAttr(1));
+    b.setInsertionPoint(first);
+    tile::AsyncCommitOp::create(b, loc);
+    tile::AsyncWaitOp::create(b, loc, b.getI64IntegerAttr(0));
+    auto x = tile::SharedLoadOp::create(b, loc, load.getType(), slot,
+                                        b.getI64IntegerAttr(buffer));
+    load.getResult().replaceAllUsesWith(x.getResult());
+    load.erase();
   }
-  return true;
 }
 
 Value constantLike(OpBuilder &b, Location loc, Type t, int64_t v) {
@@ -393,6 +431,10 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
   });
   PipelineOptions o{stages, computeCapability, numWarps};
   int64_t nextBuffer = 0;
+  // First, so that a wait for these copies comes before the loops' first
+  // copies (which go right before each loop).
+  if (computeCapability >= 80)
+    stageOutsideLoops(module, computeCapability, numWarps, nextBuffer);
   for (scf::ForOp f : loops)
     pipelineLoop(f, o, nextBuffer);
 }

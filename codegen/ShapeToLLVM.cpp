@@ -99,6 +99,12 @@ LogicalResult trans(Lowering &L, Operation *op) {
   auto t = cast<tile::TransOp>(op);
   Lowered &src = L.get(t.getSrc());
   std::vector<unsigned> perm(t.getOrder().begin(), t.getOrder().end());
+  auto inPlace = L.sharedTiles.find(t.getSrc());
+  if (inPlace != L.sharedTiles.end()) { // read from shared memory by its users
+    Lowering::SharedTile tile = inPlace->second;
+    tile.transposed = !tile.transposed;
+    L.sharedTiles[t.getResult()] = tile;
+  }
   L.set(t, Lowered{L.share(src.layout->transpose(perm)), src.regs});
   return success();
 }
