@@ -128,14 +128,14 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   // Byte offsets of A's and B's element (0, 0) in shared memory.
   llvm::Value *aBase, *bBase;
   if (aStaged) {
-    aBase = L.i32(L.scratchBase);
+    aBase = L.i32(L.scratchStart());
   } else {
     aBase = aTile->second.byteOffset;
     aStride = aTile->second.rowStride;
   }
   bool bTransposed = false; // B stored as [N, K]
   if (bStaged) {
-    bBase = L.i32(L.scratchBase + bOffset);
+    bBase = L.i32(L.scratchStart() + bOffset);
   } else {
     bBase = bTile->second.byteOffset;
     bStride = bTile->second.rowStride;

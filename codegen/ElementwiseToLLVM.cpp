@@ -5,7 +5,9 @@
 // then the scalar operation is emitted once per register. Transcendentals
 // call libdevice (__nv_*), which the NVIDIA pipeline links; exp/exp2/log/
 // log2 on fp32 use the hardware approximations as Triton does. fp16/bf16
-// math goes through fp32.
+// math goes through fp32. inline_asm_elementwise emits the user's asm once
+// per run of `pack` consecutive elements a thread holds, narrow elements
+// packed into 32-bit operands as Triton packs them.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -18,6 +20,11 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace tritium::codegen;
@@ -455,49 +462,235 @@ LogicalResult lowerConstant(Lowering &L, Operation *op) {
   return success();
 }
 
-/// inline_asm_elementwise: one asm statement per register (packed_element 1)
-/// or per group of `pack` registers.
+/// For each run of `pack` consecutive row-major elements of `l`'s tile, the
+/// registers that hold it, in element order; none when some run is split
+/// between threads. Row-major indices of power-of-two shapes are linear over
+/// GF(2) like the layout, so an element's index is the XOR of what its
+/// register, lane and warp contribute: runs stay within one thread exactly
+/// when lanes and warps leave the low log2(pack) index bits alone, and then
+/// every run is whole when the registers cover those bits. Replica
+/// registers are left out (they repeat a lower register).
+std::optional<std::vector<std::vector<unsigned>>>
+packedRuns(const LinearLayout &l, unsigned pack) {
+  const auto &shape = l.shape();
+  int64_t low = int64_t(pack) - 1;
+  for (auto d : {LinearLayout::Lane, LinearLayout::Warp})
+    for (const Coord &c : l.bases(d))
+      if (linearIndex(c, shape) & low)
+        return std::nullopt;
+  unsigned replica = l.replicatedMask(LinearLayout::Reg);
+  std::map<int64_t, unsigned> regOf; // element index -> register
+  for (unsigned r = 0; r < l.numRegs(); ++r)
+    if (!(r & replica))
+      regOf[linearIndex(l.applyOne(LinearLayout::Reg, r), shape)] = r;
+  std::vector<std::vector<unsigned>> runs;
+  for (auto [first, r] : regOf) {
+    if (first & low)
+      continue;
+    std::vector<unsigned> run;
+    for (int64_t k = 0; k <= low; ++k) {
+      auto it = regOf.find(first | k);
+      if (it == regOf.end())
+        return std::nullopt;
+      run.push_back(it->second);
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+/// How many elements of type `t` share one asm operand: types narrower than
+/// 32 bits are packed into one 32-bit register (fewer when `pack` is
+/// smaller), wider ones take an operand each (Triton's rule).
+unsigned elemsPerOperand(llvm::Type *t, unsigned pack) {
+  unsigned bits = t->isPointerTy() ? 64 : t->getPrimitiveSizeInBits();
+  return bits < 32 ? std::min(32 / bits, pack) : 1;
+}
+
+/// The asm operand type for `n` elements of type `t`: the element itself,
+/// or an integer holding them side by side (element 0 in the low bits).
+llvm::Type *operandType(Lowering &L, llvm::Type *t, unsigned n) {
+  return n == 1 ? t : L.b.getIntNTy(n * t->getPrimitiveSizeInBits());
+}
+
+/// `regs` (n elements of one type T) as one operand: <n x T> bitcast to an
+/// integer of n * bits(T) bits.
+llvm::Value *packOperand(Lowering &L, llvm::ArrayRef<llvm::Value *> regs) {
+  if (regs.size() == 1)
+    return regs[0];
+  llvm::Type *t = regs[0]->getType();
+  llvm::Value *v =
+      llvm::PoisonValue::get(llvm::FixedVectorType::get(t, regs.size()));
+  for (unsigned i = 0; i < regs.size(); ++i)
+    v = L.b.CreateInsertElement(v, regs[i], L.b.getInt32(i));
+  return L.b.CreateBitCast(v, operandType(L, t, regs.size()));
+}
+
+/// One asm result -> `n` elements of type `t` (the inverse of packOperand).
+void unpackResult(Lowering &L, llvm::Value *v, llvm::Type *t, unsigned n,
+                  std::vector<llvm::Value *> &out) {
+  if (n == 1) {
+    out.push_back(v);
+    return;
+  }
+  llvm::Value *vec = L.b.CreateBitCast(v, llvm::FixedVectorType::get(t, n));
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(L.b.CreateExtractElement(vec, L.b.getInt32(i)));
+}
+
+std::string typeName(llvm::Type *t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t->print(os);
+  return s;
+}
+
+/// inline_asm_elementwise: one asm statement per run of `pack` consecutive
+/// (row-major) elements that a thread holds,
+///   (r_0..r_m) = asm(a_0[run]..a_n[run])  for every run,
+/// with each argument's run packed into 32-bit operands when its elements
+/// are narrower (4 x i8 or 2 x f16 -> one b32; 2 x i8 -> one b16), and each
+/// result likewise: `pack` elements of the result type come back in
+/// pack / elemsPerOperand outputs, results one after the other, then the
+/// arguments one after the other, as the constraints list them. The
+/// operands' layout is kept when its runs lie in single threads; otherwise
+/// they are converted to one that has `pack` consecutive elements per
+/// thread.
 LogicalResult lowerInlineAsm(Lowering &L, Operation *o) {
   auto op = cast<mlir::tile::ElementwiseInlineAsmOp>(o);
-  if (op.getPackedElement() != 1)
-    return L.fail(o, "inline_asm_elementwise with pack > 1 is not supported on the GPU yet");
-  LayoutRef layout;
+  int64_t pack = int32_t(op.getPackedElement());
+  if (pack < 1)
+    return L.fail(o, "inline_asm_elementwise: pack must be at least 1 (got " +
+                         llvm::Twine(pack) + ")");
+  RankedTensorType tensorTy; // the shape every tensor result and argument has
+  for (Type t : o->getResultTypes())
+    tensorTy = tensorTy ? tensorTy : dyn_cast<RankedTensorType>(t);
   for (Value v : op.getArgs())
-    if (isa<RankedTensorType>(v.getType()) && !layout)
-      layout = L.get(v).layout;
-  if (!layout && op.getNumResults() && isa<RankedTensorType>(o->getResult(0).getType()))
-    layout = L.defaultLayout(o->getResult(0).getType());
-  unsigned n = layout ? layout->numRegs() : 1;
+    tensorTy = tensorTy ? tensorTy : dyn_cast<RankedTensorType>(v.getType());
+  LayoutRef layout;
+  std::vector<std::vector<unsigned>> runs;
+  if (tensorTy) {
+    int64_t numel = tensorTy.getNumElements();
+    if (!llvm::isPowerOf2_64(uint64_t(pack)) || numel % pack)
+      return L.fail(o, "inline_asm_elementwise: pack = " + llvm::Twine(pack) +
+                           " must be a power of two that divides the " +
+                           llvm::Twine(numel) + " elements of the tensor");
+    layout = chooseLayout(L, o, tensorTy);
+    auto found = packedRuns(*layout, pack);
+    if (!found) {
+      layout = L.defaultLayout(tensorTy);
+      found = packedRuns(*layout, pack);
+    }
+    if (!found) {
+      unsigned lanes = L.target.warpSize();
+      layout = L.share(LinearLayout::blocked({numel}, {unsigned(pack)}, {lanes},
+                                             {L.numWarps}, {0}, lanes)
+                           .reshape(tensorTy.getShape().vec()));
+      found = packedRuns(*layout, pack);
+    }
+    if (!found)
+      return L.fail(o, "inline_asm_elementwise: no layout keeps each pack of " +
+                           llvm::Twine(pack) + " elements in one thread");
+    runs = std::move(*found);
+  } else if (pack > 1) {
+    return L.fail(o, "inline_asm_elementwise: pack = " + llvm::Twine(pack) +
+                         " needs tensor arguments (a scalar is one element)");
+  } else {
+    runs = {{0}};
+  }
+  unsigned numRegs = layout ? layout->numRegs() : 1;
+
+  // Operands, in constraint order: each argument's `pack` elements, packed.
   std::vector<std::vector<llvm::Value *>> ins;
   std::vector<llvm::Type *> argTys;
+  std::vector<unsigned> argPer;
   for (Value v : op.getArgs()) {
     ins.push_back(isa<RankedTensorType>(v.getType())
                       ? L.convert(v, *layout)
-                      : std::vector<llvm::Value *>(n, L.scalar(v)));
-    argTys.push_back(ins.back().front()->getType());
+                      : std::vector<llvm::Value *>(numRegs, L.scalar(v)));
+    llvm::Type *t = ins.back().front()->getType();
+    if (pack > 1 && t->isIntegerTy(1))
+      return L.fail(o, "inline_asm_elementwise: boolean arguments cannot be "
+                       "packed (pack = " +
+                           llvm::Twine(pack) + "); convert them to int8 first");
+    argPer.push_back(elemsPerOperand(t, pack));
+    for (unsigned j = 0; j < pack; j += argPer.back())
+      argTys.push_back(operandType(L, t, argPer.back()));
   }
-  std::vector<llvm::Type *> resTys;
-  for (Value r : o->getResults())
-    resTys.push_back(L.llvmType(r.getType()));
+  // Outputs: each result's `pack` elements, packed.
+  std::vector<llvm::Type *> resElemTys, resTys;
+  std::vector<unsigned> resPer;
+  for (Value r : o->getResults()) {
+    llvm::Type *t = L.llvmType(getElementTypeOrSelf(r.getType()));
+    if (pack > 1 && t->isIntegerTy(1))
+      return L.fail(o, "inline_asm_elementwise: boolean results cannot be "
+                       "packed (pack = " +
+                           llvm::Twine(pack) + "); return int8 instead");
+    resElemTys.push_back(t);
+    resPer.push_back(elemsPerOperand(t, pack));
+    for (unsigned j = 0; j < pack; j += resPer.back())
+      resTys.push_back(operandType(L, t, resPer.back()));
+  }
   llvm::Type *retTy = resTys.empty() ? L.b.getVoidTy()
-                      : resTys.size() == 1 ? resTys[0]
-                                           : llvm::StructType::get(L.ctx, resTys);
-  auto *ia = llvm::InlineAsm::get(llvm::FunctionType::get(retTy, argTys, false),
-                                  op.getAsmString(), op.getConstraints(),
-                                  !op.getPure());
-  std::vector<std::vector<llvm::Value *>> outs(op.getNumResults());
-  for (unsigned r = 0; r < n; ++r) {
-    std::vector<llvm::Value *> args;
-    for (auto &in : ins)
-      args.push_back(in[r]);
-    llvm::Value *call = L.b.CreateCall(ia, args);
-    for (unsigned k = 0; k < op.getNumResults(); ++k)
-      outs[k].push_back(resTys.size() == 1 ? call : L.b.CreateExtractValue(call, k));
+                      : resTys.size() == 1
+                          ? resTys[0]
+                          : llvm::StructType::get(L.ctx, resTys);
+  auto *fty = llvm::FunctionType::get(retTy, argTys, false);
+  if (llvm::Error e = llvm::InlineAsm::verify(fty, op.getConstraints())) {
+    llvm::consumeError(std::move(e));
+    std::string outs, args;
+    for (llvm::Type *t : resTys)
+      outs += (outs.empty() ? "" : ", ") + typeName(t);
+    for (llvm::Type *t : argTys)
+      args += (args.empty() ? "" : ", ") + typeName(t);
+    auto count = [](size_t n, const char *what) {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    return L.fail(
+        o, "inline_asm_elementwise: constraints \"" + op.getConstraints() +
+               "\" do not match the " + count(resTys.size(), "output") + " (" +
+               outs + ") and " + count(argTys.size(), "input") + " (" + args +
+               ") that pack = " + llvm::Twine(pack) + " gives");
   }
-  for (unsigned k = 0; k < op.getNumResults(); ++k)
+  auto *ia = llvm::InlineAsm::get(fty, op.getAsmString(), op.getConstraints(),
+                                  !op.getPure());
+
+  unsigned numResults = o->getNumResults();
+  std::vector<std::vector<llvm::Value *>> outs(
+      numResults, std::vector<llvm::Value *>(numRegs, nullptr));
+  for (const std::vector<unsigned> &run : runs) {
+    std::vector<llvm::Value *> args;
+    for (unsigned a = 0; a < ins.size(); ++a)
+      for (unsigned j = 0; j < pack; j += argPer[a]) {
+        std::vector<llvm::Value *> regs;
+        for (unsigned k = j; k < j + argPer[a]; ++k)
+          regs.push_back(ins[a][run[k]]);
+        args.push_back(packOperand(L, regs));
+      }
+    llvm::Value *call = L.b.CreateCall(ia, args);
+    unsigned field = 0;
+    for (unsigned k = 0; k < numResults; ++k) {
+      std::vector<llvm::Value *> elems;
+      for (unsigned j = 0; j < pack; j += resPer[k]) {
+        llvm::Value *v =
+            resTys.size() == 1 ? call : L.b.CreateExtractValue(call, field);
+        ++field;
+        unpackResult(L, v, resElemTys[k], resPer[k], elems);
+      }
+      for (unsigned j = 0; j < pack; ++j)
+        outs[k][run[j]] = elems[j];
+    }
+  }
+  unsigned replica = layout ? layout->replicatedMask(LinearLayout::Reg) : 0;
+  for (unsigned k = 0; k < numResults; ++k) {
+    for (unsigned r = 0; r < numRegs; ++r)
+      if (!outs[k][r])
+        outs[k][r] = outs[k][r & ~replica];
     L.set(o->getResult(k),
-          Lowered{isa<RankedTensorType>(o->getResult(k).getType()) ? layout : nullptr,
+          Lowered{isa<RankedTensorType>(o->getResult(k).getType()) ? layout
+                                                                   : nullptr,
                   outs[k]});
+  }
   return success();
 }
 

@@ -1,10 +1,9 @@
-//===- Lowering.cpp - Tile IR to LLVM IR: values, layouts, control flow ---===//
+//===- Lowering.cpp - Tile IR to LLVM IR: values, layouts, shared memory -===//
 //
 // The core of the GPU lowering: the kernel's LLVM signature, the value map,
 // layout conversion (register picks, recomputation of cheap producers,
-// shared-memory staging), the thread geometry, and scf control flow. All
-// scalars are uniform across a program, so every branch is uniform and
-// barriers may sit anywhere.
+// shared-memory staging) and the thread geometry; scf control flow is in
+// ControlFlowToLLVM.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -193,8 +192,8 @@ void Lowering::barrier() { target.barrier(b); }
 llvm::Value *Lowering::sharedPtr(llvm::Type *ty, llvm::Value *index,
                                  unsigned byteOffset) {
   llvm::Value *base = smem_;
-  if (byteOffset + scratchBase)
-    base = b.CreateConstGEP1_32(b.getInt8Ty(), base, byteOffset + scratchBase);
+  if (byteOffset + scratchStart())
+    base = b.CreateConstGEP1_32(b.getInt8Ty(), base, byteOffset + scratchStart());
   return b.CreateGEP(ty, base, index);
 }
 
@@ -453,6 +452,13 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
 // Kernel entry and dispatch
 //===----------------------------------------------------------------------===//
 
+/// A shared_load's value (or its transpose): read in place from a buffer.
+static bool readsSharedBuffer(Value v) {
+  if (auto t = v.getDefiningOp<mlir::tile::TransOp>())
+    v = t.getSrc();
+  return v.getDefiningOp<mlir::tile::SharedLoadOp>() != nullptr;
+}
+
 LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   auto func = cast<func::FuncOp>(funcOp);
   std::vector<llvm::Type *> params;
@@ -491,6 +497,21 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 127) / 128 * 128;
   });
   sharedBytes = scratchBase;
+  // The buffers' lives end with the last op of the kernel's body that
+  // copies into them, waits for them or reads them (its wait for all
+  // copies ends with a barrier).
+  Block &top = func.getBody().front();
+  func.walk([&](Operation *op) {
+    bool touches = isa<mlir::tile::AsyncCopyOp, mlir::tile::AsyncWaitOp,
+                       mlir::tile::SharedLoadOp>(op);
+    for (Value v : op->getOperands())
+      touches |= readsSharedBuffer(v);
+    if (!touches)
+      return;
+    Operation *a = top.findAncestorOpInBlock(*op);
+    if (a && (!lastBufferOp_ || lastBufferOp_->isBeforeInBlock(a)))
+      lastBufferOp_ = a;
+  });
 
   tid_ = target.threadIdX(b);
   lane_ = b.CreateAnd(tid_, i32(target.warpSize() - 1), "lane");
@@ -529,6 +550,13 @@ LogicalResult Lowering::emitBlock(Block &block) {
 }
 
 LogicalResult Lowering::emitOp(Operation *op) {
+  LogicalResult r = emitOpOnly(op);
+  if (op == lastBufferOp_) // every copy has landed, every read is done
+    buffersLive = false;
+  return r;
+}
+
+LogicalResult Lowering::emitOpOnly(Operation *op) {
   if (isa<scf::ForOp>(op))
     return emitFor(op);
   if (isa<scf::IfOp>(op))
@@ -559,231 +587,6 @@ Lowering::emitScalarRegion(Region &region, llvm::ArrayRef<llvm::Value *> args) {
     out.push_back(l.regs.front());
   }
   return out;
-}
-
-//===----------------------------------------------------------------------===//
-// Control flow
-//===----------------------------------------------------------------------===//
-
-/// Registers of `vals` in the given layouts (scalars pass through).
-std::vector<llvm::Value *> Lowering::flatten(llvm::ArrayRef<Value> vs,
-                                             llvm::ArrayRef<LayoutRef> layouts) {
-  std::vector<llvm::Value *> out;
-  for (auto [v, l] : llvm::zip(vs, layouts)) {
-    if (!l) {
-      out.push_back(scalar(v));
-      continue;
-    }
-    for (llvm::Value *r : convert(v, *l))
-      out.push_back(r);
-  }
-  return out;
-}
-
-namespace {
-/// Phi nodes for a list of carried values, one per register.
-struct Carried {
-  std::vector<LayoutRef> layouts;
-  std::vector<llvm::PHINode *> phis;
-
-  void create(Lowering &L, llvm::ArrayRef<Value> types,
-              llvm::ArrayRef<llvm::Value *> init, llvm::BasicBlock *from) {
-    for (llvm::Value *v : init) {
-      auto *phi = L.b.CreatePHI(v->getType(), 2);
-      phi->addIncoming(v, from);
-      phis.push_back(phi);
-    }
-  }
-  void bind(Lowering &L, llvm::ArrayRef<Value> vals) {
-    unsigned k = 0;
-    for (auto [v, l] : llvm::zip(vals, layouts)) {
-      unsigned n = l ? l->numRegs() : 1;
-      std::vector<llvm::Value *> regs(phis.begin() + k, phis.begin() + k + n);
-      k += n;
-      L.set(v, Lowered{l, regs});
-    }
-  }
-  void addIncoming(llvm::ArrayRef<llvm::Value *> vals, llvm::BasicBlock *from) {
-    for (auto [phi, v] : llvm::zip(phis, vals))
-      phi->addIncoming(v, from);
-  }
-};
-
-std::vector<LayoutRef> layoutsOf(Lowering &L, ValueRange vs) {
-  std::vector<LayoutRef> out;
-  for (Value v : vs)
-    out.push_back(L.get(v).layout);
-  return out;
-}
-} // namespace
-
-LogicalResult Lowering::emitFor(Operation *o,
-                                const std::vector<LayoutRef> *carriedLayouts) {
-  auto op = cast<scf::ForOp>(o);
-  // Marks to roll back to when the loop is emitted again.
-  llvm::BasicBlock *startBlock = b.GetInsertBlock();
-  llvm::Instruction *mark = startBlock->empty() ? nullptr : &startBlock->back();
-  size_t numBlocks = fn->size();
-  unsigned sharedBefore = sharedBytes;
-  llvm::Value *lb = scalar(op.getLowerBound());
-  llvm::Value *ub = scalar(op.getUpperBound());
-  llvm::Value *step = scalar(op.getStep());
-  Carried carried;
-  carried.layouts = carriedLayouts ? *carriedLayouts : layoutsOf(*this, op.getInitArgs());
-  std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
-  std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
-
-  llvm::BasicBlock *pre = b.GetInsertBlock();
-  auto *header = llvm::BasicBlock::Create(ctx, "for.header", fn);
-  auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
-  auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
-  b.CreateBr(header);
-  b.SetInsertPoint(header);
-  llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
-  iv->addIncoming(lb, pre);
-  carried.create(*this, inits, initRegs, pre);
-  bool isUnsigned = op.getUnsignedCmp();
-  b.CreateCondBr(isUnsigned ? b.CreateICmpULT(iv, ub) : b.CreateICmpSLT(iv, ub),
-                 body, exit);
-
-  b.SetInsertPoint(body);
-  set(op.getInductionVar(), Lowered{nullptr, {iv}});
-  std::vector<Value> iterArgs(op.getRegionIterArgs().begin(),
-                              op.getRegionIterArgs().end());
-  carried.bind(*this, iterArgs);
-  if (failed(emitBlock(*op.getBody())))
-    return failure();
-  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
-  if (!carriedLayouts) {
-    std::vector<LayoutRef> want = layoutsOf(*this, yield.getOperands());
-    bool differ = false;
-    for (auto [have, w] : llvm::zip(carried.layouts, want))
-      differ |= have && w && *have != *w;
-    if (differ) {
-      // Drop what this loop emitted and carry the body's layouts instead.
-      std::vector<llvm::BasicBlock *> dead;
-      size_t k = 0;
-      for (llvm::BasicBlock &bb : *fn)
-        if (k++ >= numBlocks)
-          dead.push_back(&bb);
-      for (llvm::BasicBlock *bb : dead)
-        bb->dropAllReferences();
-      for (llvm::BasicBlock *bb : dead)
-        bb->eraseFromParent();
-      while (!startBlock->empty() && &startBlock->back() != mark)
-        startBlock->back().eraseFromParent();
-      b.SetInsertPoint(startBlock);
-      sharedBytes = sharedBefore;
-      return emitFor(o, &want);
-    }
-  }
-  std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
-  llvm::Value *ivNext = b.CreateAdd(iv, step);
-  llvm::BasicBlock *latch = b.GetInsertBlock();
-  b.CreateBr(header);
-  iv->addIncoming(ivNext, latch);
-  carried.addIncoming(next, latch);
-
-  b.SetInsertPoint(exit);
-  std::vector<Value> results(op.getResults().begin(), op.getResults().end());
-  carried.bind(*this, results);
-  return success();
-}
-
-LogicalResult Lowering::emitIf(Operation *o) {
-  auto op = cast<scf::IfOp>(o);
-  llvm::Value *cond = scalar(op.getCondition());
-  auto *thenBB = llvm::BasicBlock::Create(ctx, "if.then", fn);
-  auto *elseBB = llvm::BasicBlock::Create(ctx, "if.else", fn);
-  auto *merge = llvm::BasicBlock::Create(ctx, "if.end", fn);
-  b.CreateCondBr(cond, thenBB, elseBB);
-
-  b.SetInsertPoint(thenBB);
-  if (failed(emitBlock(op.getThenRegion().front())))
-    return failure();
-  std::vector<LayoutRef> layouts;
-  std::vector<llvm::Value *> thenRegs, elseRegs;
-  if (op.getNumResults()) {
-    auto y = op.thenYield();
-    layouts = layoutsOf(*this, y.getOperands());
-    std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
-    thenRegs = flatten(vs, layouts);
-  }
-  llvm::BasicBlock *thenEnd = b.GetInsertBlock();
-  b.CreateBr(merge);
-
-  b.SetInsertPoint(elseBB);
-  if (!op.getElseRegion().empty()) {
-    if (failed(emitBlock(op.getElseRegion().front())))
-      return failure();
-    if (op.getNumResults()) {
-      auto y = op.elseYield();
-      std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
-      elseRegs = flatten(vs, layouts);
-    }
-  }
-  llvm::BasicBlock *elseEnd = b.GetInsertBlock();
-  b.CreateBr(merge);
-
-  b.SetInsertPoint(merge);
-  Carried c;
-  c.layouts = layouts;
-  for (auto [t, e] : llvm::zip(thenRegs, elseRegs)) {
-    auto *phi = b.CreatePHI(t->getType(), 2);
-    phi->addIncoming(t, thenEnd);
-    phi->addIncoming(e, elseEnd);
-    c.phis.push_back(phi);
-  }
-  std::vector<Value> results(op.getResults().begin(), op.getResults().end());
-  c.bind(*this, results);
-  return success();
-}
-
-LogicalResult Lowering::emitWhile(Operation *o) {
-  auto op = cast<scf::WhileOp>(o);
-  Carried carried;
-  carried.layouts = layoutsOf(*this, op.getInits());
-  std::vector<Value> inits(op.getInits().begin(), op.getInits().end());
-  std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
-
-  llvm::BasicBlock *pre = b.GetInsertBlock();
-  auto *before = llvm::BasicBlock::Create(ctx, "while.before", fn);
-  auto *after = llvm::BasicBlock::Create(ctx, "while.after", fn);
-  auto *exit = llvm::BasicBlock::Create(ctx, "while.exit", fn);
-  b.CreateBr(before);
-  b.SetInsertPoint(before);
-  carried.create(*this, inits, initRegs, pre);
-  std::vector<Value> beforeArgs(op.getBeforeArguments().begin(),
-                                op.getBeforeArguments().end());
-  carried.bind(*this, beforeArgs);
-  if (failed(emitBlock(op.getBefore().front())))
-    return failure();
-  auto cond = op.getConditionOp();
-  llvm::Value *c = scalar(cond.getCondition());
-  // The forwarded values dominate both the after region and the exit.
-  std::vector<Value> fwd(cond.getArgs().begin(), cond.getArgs().end());
-  std::vector<Lowered> fwdVals;
-  for (Value v : fwd)
-    fwdVals.push_back(get(v));
-  b.CreateCondBr(c, after, exit);
-
-  b.SetInsertPoint(after);
-  for (auto [arg, l] : llvm::zip(op.getAfterArguments(), fwdVals))
-    set(arg, l);
-  if (failed(emitBlock(op.getAfter().front())))
-    return failure();
-  auto yield = cast<scf::YieldOp>(op.getAfter().front().getTerminator());
-  std::vector<Value> ys(yield.getOperands().begin(), yield.getOperands().end());
-  std::vector<llvm::Value *> next = flatten(ys, carried.layouts);
-  llvm::BasicBlock *latch = b.GetInsertBlock();
-  b.CreateBr(before);
-  carried.addIncoming(next, latch);
-
-  b.SetInsertPoint(exit);
-  for (auto [res, l] : llvm::zip(op.getResults(), fwdVals))
-    set(res, l);
-  return success();
 }
 
 //===----------------------------------------------------------------------===//

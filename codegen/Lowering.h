@@ -143,7 +143,7 @@ public:
   llvm::Value *sharedPtr(llvm::Type *ty, llvm::Value *index,
                          unsigned byteOffset = 0);
   void reserveShared(unsigned bytes) {
-    sharedBytes = std::max(sharedBytes, scratchBase + bytes);
+    sharedBytes = std::max(sharedBytes, scratchStart() + bytes);
   }
   /// Pointer `byteOffset` (i32) bytes into shared memory, below the staging
   /// area (where the asynchronous slots live).
@@ -158,6 +158,11 @@ public:
   };
   std::map<int64_t, SharedBuffer> sharedBuffers;
   unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
+  /// The buffers are live from the first copy into them to the last op of
+  /// the kernel's body that uses them; meanwhile the staging area sits
+  /// after them, otherwise it overlaps them.
+  bool buffersLive = false;
+  unsigned scratchStart() const { return buffersLive ? scratchBase : 0; }
   /// A tile.shared_load read in place by its users (tensor-core products),
   /// or its transpose: the byte offset (i32) of the stored tile's element
   /// (0, 0), its row stride, and whether the value is the stored tile
@@ -204,6 +209,9 @@ private:
   mlir::LogicalResult emitFor(mlir::Operation *op,
                               const std::vector<LayoutRef> *carriedLayouts = nullptr);
   mlir::LogicalResult emitIf(mlir::Operation *op);
+  mlir::LogicalResult emitOpOnly(mlir::Operation *op);
+  /// The last op of the kernel's body using the shared buffers.
+  mlir::Operation *lastBufferOp_ = nullptr;
   mlir::LogicalResult emitWhile(mlir::Operation *op);
   mlir::FailureOr<std::vector<llvm::Value *>>
   tryRematerialize(mlir::Value v, const LinearLayout &to, int depth);

@@ -448,6 +448,12 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   unsigned pad = buf.rowStride - unsigned(layout->shape().back());
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
   auto *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  if (!L.buffersLive) {
+    // The staging area overlapped the buffers until now: every thread is
+    // done with it before the first copy lands.
+    L.barrier();
+    L.buffersLive = true;
+  }
   // 16-byte copies bypass L1 (.cg); smaller ones may only use .ca.
   std::string cp = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
                    ".shared.global [$0], [$1], " + std::to_string(bytes);

@@ -21,7 +21,9 @@
 // asynchronously (cp.async) into a ring of `num_stages` shared-memory
 // slots, stages-1 iterations ahead, and the products read their operands
 // straight from the slot (see pipelineAsync). Such loads outside loops are
-// copied into shared memory once (stageOutsideLoops).
+// copied into shared memory once (stageOutsideLoops). The slots of a kernel
+// stay within the target's shared memory less 32 KB for the staging area:
+// a loop gets fewer stages, or none, when they would not fit.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -230,16 +232,46 @@ bool feedsTensorCores(Candidate &c, Block *body, unsigned cc, unsigned numWarps)
   return feedsTensorCores(c.load, cc, numWarps);
 }
 
+/// Shared memory one program may use on a compute capability (with the
+/// opt-in above 48 KB).
+unsigned sharedLimit(unsigned cc) {
+  if (cc >= 90)
+    return 232448;
+  if (cc == 80 || cc == 87)
+    return 166912;
+  return cc >= 80 ? 101376 : 49152;
+}
+
+/// Bytes of one slot of `load`'s tile (rows padded by 8 elements, as the
+/// lowering stores it).
+int64_t slotBytes(tile::LoadOp load) {
+  auto t = cast<RankedTensorType>(load.getType());
+  return t.getShape()[0] * (t.getShape()[1] + 8) * 2;
+}
+
+/// What the buffers may take: the rest stays for the staging area of the
+/// conversions, reductions and products inside the loops.
+struct SharedBudget {
+  int64_t left;
+  bool take(int64_t bytes) {
+    if (bytes > left)
+      return false;
+    left -= bytes;
+    return true;
+  }
+};
+
 /// A load outside loops that only tensor cores read (say the queries of an
 /// attention kernel, read by every iteration) is copied into shared memory
 /// once, never held in registers:
 ///   async_copy(p, m) -> slot 0; ...; commit; wait(0); x = shared_load slot 0
 /// with the wait just before its first user.
 void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
-                       int64_t &nextBuffer) {
+                       int64_t &nextBuffer, SharedBudget &budget) {
   std::vector<tile::LoadOp> loads;
   module.walk([&](tile::LoadOp load) {
-    if (!load->getParentOfType<LoopLikeOpInterface>() && feedsTensorCores(load, cc, numWarps))
+    if (!load->getParentOfType<LoopLikeOpInterface>() && feedsTensorCores(load, cc, numWarps) &&
+        budget.take(slotBytes(load)))
       loads.push_back(load);
   });
   for (tile::LoadOp load : loads) {
@@ -398,16 +430,25 @@ struct PipelineOptions {
   unsigned stages, computeCapability, numWarps;
 };
 
-void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer) {
+void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer,
+                  SharedBudget &budget) {
   std::vector<Candidate> cands = findCandidates(loop);
   unsigned stages = o.stages;
   if (auto a = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
     stages = unsigned(a.getInt());
   if (o.computeCapability >= 80 && stages >= 2) {
     std::vector<Candidate> async;
+    int64_t perStage = 0;
     for (Candidate &c : cands)
-      if (feedsTensorCores(c, loop.getBody(), o.computeCapability, o.numWarps))
+      if (feedsTensorCores(c, loop.getBody(), o.computeCapability, o.numWarps)) {
         async.push_back(c);
+        perStage += slotBytes(c.load);
+      }
+    // Fewer stages when the slots would not fit; none below two.
+    while (!async.empty() && stages >= 2 && !budget.take(stages * perStage))
+      --stages;
+    if (stages < 2)
+      async.clear();
     if (!async.empty()) {
       loop = pipelineAsync(loop, async, stages, nextBuffer);
       cands = findCandidates(loop);
@@ -433,8 +474,9 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
   int64_t nextBuffer = 0;
   // First, so that a wait for these copies comes before the loops' first
   // copies (which go right before each loop).
+  SharedBudget budget{int64_t(sharedLimit(computeCapability)) - 32 * 1024};
   if (computeCapability >= 80)
-    stageOutsideLoops(module, computeCapability, numWarps, nextBuffer);
+    stageOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
   for (scf::ForOp f : loops)
-    pipelineLoop(f, o, nextBuffer);
+    pipelineLoop(f, o, nextBuffer, budget);
 }

@@ -111,6 +111,10 @@ std::string kindName(const Arg &a) {
 struct Specialization {
   rt::CompiledKernel compiled;
   std::unique_ptr<interp::Kernel> kernel;
+  /// Why the interpreter cannot run it (inline assembly, say) when `kernel`
+  /// is null: a GPU launch still can, so this is reported on interpreter
+  /// launches only.
+  std::string interpError;
   std::shared_ptr<rt::CudaCompiled> gpu; // compiled on the first GPU launch
 };
 } // namespace
@@ -280,8 +284,9 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
   staticPrints = spec.compiled.staticPrints;
   auto created = interp::Kernel::create(*spec.compiled.module, src.kernel);
   if (auto *e = std::get_if<interp::RunError>(&created))
-    return Error{e->message, Error::Compile};
-  spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
+    spec.interpError = e->message;
+  else
+    spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
   ++compiles;
   for (size_t k = 0; k < bound.size(); ++k)
     isPointer[k] = bound[k].kind == Arg::Buffer;
@@ -390,6 +395,8 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
       break;
     }
   }
+  if (!(*spec)->kernel)
+    return Error{(*spec)->interpError, Error::Compile};
   interp::LaunchOptions lopts;
   lopts.grid = {grid.x, grid.y, grid.z};
   lopts.deterministic = options.deterministic;

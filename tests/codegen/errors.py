@@ -1,9 +1,6 @@
 # What the GPU code generator cannot lower yet is refused with the user's
 # location, and bad targets are named.
 
-# RUN: not tritium compile %S/../Inputs/codegen/unsupported.py --kernel packed_asm_kernel --signature "*i8:16,128" --target cuda:90 --emit ptx 2>&1 | FileCheck %s --check-prefix=CHECK-ASM
-# CHECK-ASM: unsupported.py:{{[0-9]+}}:{{[0-9]+}}: error: inline_asm_elementwise with pack > 1 is not supported on the GPU yet (in 'tile.elementwise_inline_asm')
-
 # RUN: not tritium compile %S/../Inputs/codegen/unsupported.py --kernel sort_kernel --signature "*fp32:16,128" --target cuda:7 --emit ptx 2>&1 | FileCheck %s --check-prefix=CHECK-TARGET
 # CHECK-TARGET: error: --target: expected cuda:80 or cuda:90 (got 'cuda:7')
 

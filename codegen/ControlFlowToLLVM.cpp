@@ -1,0 +1,249 @@
+//===- ControlFlowToLLVM.cpp - scf.for, scf.if and scf.while -------------===//
+//
+// Structured control flow as LLVM basic blocks with phis. All scalars are
+// uniform across a program, so every branch is uniform and barriers may sit
+// anywhere. A loop's carried values take the layouts its body yields (the
+// loop is emitted again when they differ from the inits').
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
+
+#include "ir/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+using namespace tritium::codegen;
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// Registers of `vals` in the given layouts (scalars pass through).
+std::vector<llvm::Value *> Lowering::flatten(llvm::ArrayRef<Value> vs,
+                                             llvm::ArrayRef<LayoutRef> layouts) {
+  std::vector<llvm::Value *> out;
+  for (auto [v, l] : llvm::zip(vs, layouts)) {
+    if (!l) {
+      out.push_back(scalar(v));
+      continue;
+    }
+    for (llvm::Value *r : convert(v, *l))
+      out.push_back(r);
+  }
+  return out;
+}
+
+namespace {
+/// Phi nodes for a list of carried values, one per register.
+struct Carried {
+  std::vector<LayoutRef> layouts;
+  std::vector<llvm::PHINode *> phis;
+
+  void create(Lowering &L, llvm::ArrayRef<Value> types,
+              llvm::ArrayRef<llvm::Value *> init, llvm::BasicBlock *from) {
+    for (llvm::Value *v : init) {
+      auto *phi = L.b.CreatePHI(v->getType(), 2);
+      phi->addIncoming(v, from);
+      phis.push_back(phi);
+    }
+  }
+  void bind(Lowering &L, llvm::ArrayRef<Value> vals) {
+    unsigned k = 0;
+    for (auto [v, l] : llvm::zip(vals, layouts)) {
+      unsigned n = l ? l->numRegs() : 1;
+      std::vector<llvm::Value *> regs(phis.begin() + k, phis.begin() + k + n);
+      k += n;
+      L.set(v, Lowered{l, regs});
+    }
+  }
+  void addIncoming(llvm::ArrayRef<llvm::Value *> vals, llvm::BasicBlock *from) {
+    for (auto [phi, v] : llvm::zip(phis, vals))
+      phi->addIncoming(v, from);
+  }
+};
+
+std::vector<LayoutRef> layoutsOf(Lowering &L, ValueRange vs) {
+  std::vector<LayoutRef> out;
+  for (Value v : vs)
+    out.push_back(L.get(v).layout);
+  return out;
+}
+} // namespace
+
+LogicalResult Lowering::emitFor(Operation *o,
+                                const std::vector<LayoutRef> *carriedLayouts) {
+  auto op = cast<scf::ForOp>(o);
+  // Marks to roll back to when the loop is emitted again.
+  llvm::BasicBlock *startBlock = b.GetInsertBlock();
+  llvm::Instruction *mark = startBlock->empty() ? nullptr : &startBlock->back();
+  size_t numBlocks = fn->size();
+  unsigned sharedBefore = sharedBytes;
+  bool buffersLiveBefore = buffersLive;
+  llvm::Value *lb = scalar(op.getLowerBound());
+  llvm::Value *ub = scalar(op.getUpperBound());
+  llvm::Value *step = scalar(op.getStep());
+  Carried carried;
+  carried.layouts = carriedLayouts ? *carriedLayouts : layoutsOf(*this, op.getInitArgs());
+  std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
+  std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
+
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  auto *header = llvm::BasicBlock::Create(ctx, "for.header", fn);
+  auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
+  auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
+  iv->addIncoming(lb, pre);
+  carried.create(*this, inits, initRegs, pre);
+  bool isUnsigned = op.getUnsignedCmp();
+  b.CreateCondBr(isUnsigned ? b.CreateICmpULT(iv, ub) : b.CreateICmpSLT(iv, ub),
+                 body, exit);
+
+  b.SetInsertPoint(body);
+  set(op.getInductionVar(), Lowered{nullptr, {iv}});
+  std::vector<Value> iterArgs(op.getRegionIterArgs().begin(),
+                              op.getRegionIterArgs().end());
+  carried.bind(*this, iterArgs);
+  if (failed(emitBlock(*op.getBody())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
+  if (!carriedLayouts) {
+    std::vector<LayoutRef> want = layoutsOf(*this, yield.getOperands());
+    bool differ = false;
+    for (auto [have, w] : llvm::zip(carried.layouts, want))
+      differ |= have && w && *have != *w;
+    if (differ) {
+      // Drop what this loop emitted and carry the body's layouts instead.
+      std::vector<llvm::BasicBlock *> dead;
+      size_t k = 0;
+      for (llvm::BasicBlock &bb : *fn)
+        if (k++ >= numBlocks)
+          dead.push_back(&bb);
+      for (llvm::BasicBlock *bb : dead)
+        bb->dropAllReferences();
+      for (llvm::BasicBlock *bb : dead)
+        bb->eraseFromParent();
+      while (!startBlock->empty() && &startBlock->back() != mark)
+        startBlock->back().eraseFromParent();
+      b.SetInsertPoint(startBlock);
+      sharedBytes = sharedBefore;
+      buffersLive = buffersLiveBefore;
+      return emitFor(o, &want);
+    }
+  }
+  std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
+  llvm::Value *ivNext = b.CreateAdd(iv, step);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  b.CreateBr(header);
+  iv->addIncoming(ivNext, latch);
+  carried.addIncoming(next, latch);
+
+  b.SetInsertPoint(exit);
+  std::vector<Value> results(op.getResults().begin(), op.getResults().end());
+  carried.bind(*this, results);
+  return success();
+}
+
+LogicalResult Lowering::emitIf(Operation *o) {
+  auto op = cast<scf::IfOp>(o);
+  llvm::Value *cond = scalar(op.getCondition());
+  auto *thenBB = llvm::BasicBlock::Create(ctx, "if.then", fn);
+  auto *elseBB = llvm::BasicBlock::Create(ctx, "if.else", fn);
+  auto *merge = llvm::BasicBlock::Create(ctx, "if.end", fn);
+  b.CreateCondBr(cond, thenBB, elseBB);
+
+  b.SetInsertPoint(thenBB);
+  if (failed(emitBlock(op.getThenRegion().front())))
+    return failure();
+  std::vector<LayoutRef> layouts;
+  std::vector<llvm::Value *> thenRegs, elseRegs;
+  if (op.getNumResults()) {
+    auto y = op.thenYield();
+    layouts = layoutsOf(*this, y.getOperands());
+    std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
+    thenRegs = flatten(vs, layouts);
+  }
+  llvm::BasicBlock *thenEnd = b.GetInsertBlock();
+  b.CreateBr(merge);
+
+  b.SetInsertPoint(elseBB);
+  if (!op.getElseRegion().empty()) {
+    if (failed(emitBlock(op.getElseRegion().front())))
+      return failure();
+    if (op.getNumResults()) {
+      auto y = op.elseYield();
+      std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
+      elseRegs = flatten(vs, layouts);
+    }
+  }
+  llvm::BasicBlock *elseEnd = b.GetInsertBlock();
+  b.CreateBr(merge);
+
+  b.SetInsertPoint(merge);
+  Carried c;
+  c.layouts = layouts;
+  for (auto [t, e] : llvm::zip(thenRegs, elseRegs)) {
+    auto *phi = b.CreatePHI(t->getType(), 2);
+    phi->addIncoming(t, thenEnd);
+    phi->addIncoming(e, elseEnd);
+    c.phis.push_back(phi);
+  }
+  std::vector<Value> results(op.getResults().begin(), op.getResults().end());
+  c.bind(*this, results);
+  return success();
+}
+
+LogicalResult Lowering::emitWhile(Operation *o) {
+  auto op = cast<scf::WhileOp>(o);
+  Carried carried;
+  carried.layouts = layoutsOf(*this, op.getInits());
+  std::vector<Value> inits(op.getInits().begin(), op.getInits().end());
+  std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
+
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  auto *before = llvm::BasicBlock::Create(ctx, "while.before", fn);
+  auto *after = llvm::BasicBlock::Create(ctx, "while.after", fn);
+  auto *exit = llvm::BasicBlock::Create(ctx, "while.exit", fn);
+  b.CreateBr(before);
+  b.SetInsertPoint(before);
+  carried.create(*this, inits, initRegs, pre);
+  std::vector<Value> beforeArgs(op.getBeforeArguments().begin(),
+                                op.getBeforeArguments().end());
+  carried.bind(*this, beforeArgs);
+  if (failed(emitBlock(op.getBefore().front())))
+    return failure();
+  auto cond = op.getConditionOp();
+  llvm::Value *c = scalar(cond.getCondition());
+  // The forwarded values dominate both the after region and the exit.
+  std::vector<Value> fwd(cond.getArgs().begin(), cond.getArgs().end());
+  std::vector<Lowered> fwdVals;
+  for (Value v : fwd)
+    fwdVals.push_back(get(v));
+  b.CreateCondBr(c, after, exit);
+
+  b.SetInsertPoint(after);
+  for (auto [arg, l] : llvm::zip(op.getAfterArguments(), fwdVals))
+    set(arg, l);
+  if (failed(emitBlock(op.getAfter().front())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getAfter().front().getTerminator());
+  std::vector<Value> ys(yield.getOperands().begin(), yield.getOperands().end());
+  std::vector<llvm::Value *> next = flatten(ys, carried.layouts);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  b.CreateBr(before);
+  carried.addIncoming(next, latch);
+
+  b.SetInsertPoint(exit);
+  for (auto [res, l] : llvm::zip(op.getResults(), fwdVals))
+    set(res, l);
+  return success();
+}
+
