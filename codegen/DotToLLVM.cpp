@@ -61,35 +61,61 @@ std::pair<unsigned, unsigned> mmaWarps(int64_t M, int64_t N, unsigned numWarps) 
   return {wm, wn};
 }
 
-Coord c2(int64_t a, int64_t b) { return Coord{a, b}; }
-
-/// Bases along one dimension from `start` doubling to `extent` (values past
-/// the extent are replicas: zero).
-void repeat(std::vector<Coord> &out, int64_t start, int64_t extent, unsigned count,
-            bool second) {
-  int64_t v = start;
-  for (unsigned i = 0; i < count; ++i, v *= 2)
-    out.push_back(v < extent ? (second ? c2(0, v) : c2(v, 0)) : c2(0, 0));
+/// Elementwise ops (arith, math) keep a tile's shape: products chained
+/// through them (softmax(Q K^T) V) can hand over registers.
+bool isElementwise(Operation *op) {
+  llvm::StringRef n = op->getName().getStringRef();
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         (n.starts_with("arith.") || n.starts_with("math."));
 }
 
-unsigned log2c(int64_t v) {
-  unsigned l = 0;
-  while ((int64_t(1) << l) < v)
-    ++l;
-  return l;
+/// `v` reaches operand A of a product through elementwise ops.
+bool feedsDotA(Value v, int depth) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *u = use.getOwner();
+    if (isa<tile::DotOp>(u) && use.getOperandNumber() == 0)
+      return true;
+    if (depth >= 8 || !isElementwise(u))
+      continue;
+    auto rt = dyn_cast<RankedTensorType>(u->getResult(0).getType());
+    if (rt &&
+        rt.getShape() == cast<RankedTensorType>(v.getType()).getShape() &&
+        feedsDotA(u->getResult(0), depth + 1))
+      return true;
+  }
+  return false;
 }
 
-/// The m16n8 accumulator: c0,c1 = (lane/4, 2*(lane%4) + {0,1}), c2,c3 the
-/// same 8 rows lower; warps tile (M, N); then repeats over N and M.
+/// `v` is a product's result, through elementwise ops.
+bool fromDot(Value v, int depth) {
+  Operation *d = v.getDefiningOp();
+  if (!d)
+    return false;
+  if (isa<tile::DotOp>(d))
+    return true;
+  if (depth >= 8 || !isElementwise(d))
+    return false;
+  auto shape = cast<RankedTensorType>(v.getType()).getShape();
+  for (Value o : d->getOperands())
+    if (auto t = dyn_cast<RankedTensorType>(o.getType()))
+      if (t.getShape() == shape && fromDot(o, depth + 1))
+        return true;
+  return false;
+}
+
+/// Warps of a tensor-core product: every warp along M when the product
+/// feeds another one's operand A or takes its A from one (the accumulator
+/// then is the operand layout, in registers), else mmaWarps.
+std::pair<unsigned, unsigned> mmaWarpsFor(tile::DotOp op, int64_t M, int64_t N,
+                                          unsigned numWarps) {
+  if (M / 16 >= int64_t(numWarps) &&
+      (feedsDotA(op.getResult(), 0) || fromDot(op.getA(), 0)))
+    return {numWarps, 1};
+  return mmaWarps(M, N, numWarps);
+}
+
 LinearLayout mmaAccLayout(int64_t M, int64_t N, unsigned wm, unsigned wn) {
-  std::vector<Coord> reg = {c2(0, 1), c2(8, 0)};
-  std::vector<Coord> lane = {c2(0, 2), c2(0, 4), c2(1, 0), c2(2, 0), c2(4, 0)};
-  std::vector<Coord> warp;
-  repeat(warp, 16, M, log2c(wm), false);
-  repeat(warp, 8, N, log2c(wn), true);
-  repeat(reg, 8 * wn, N, log2c(std::max<int64_t>(1, N / (8 * wn))), true);
-  repeat(reg, 16 * wm, M, log2c(std::max<int64_t>(1, M / (16 * wm))), false);
-  return LinearLayout({M, N}, reg, lane, warp);
+  return LinearLayout::mmaAccumulator(M, N, wm, wn);
 }
 
 bool mmaEligible(Lowering &L, tile::DotOp op) {
@@ -102,7 +128,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool bf16 = aT.getElementType().isBF16();
-  auto [wm, wn] = mmaWarps(M, N, L.numWarps);
+  auto [wm, wn] = mmaWarpsFor(op, M, N, L.numWarps);
   LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
   llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
   // A ([M, K]) and B ([K, N]) are staged row-major with 8 elements of
@@ -116,6 +142,18 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   auto aTile = L.sharedTiles.find(op.getA());
   auto bTile = L.sharedTiles.find(op.getB());
   bool aStaged = aTile == L.sharedTiles.end(), bStaged = bTile == L.sharedTiles.end();
+  // A already in the operand layout (a chained product's accumulator, cast
+  // elementwise) stays in registers.
+  std::vector<llvm::Value *> aRegs;
+  if (aStaged) {
+    Lowered &av = L.get(op.getA());
+    if (auto map = LinearLayout::threadLocalMap(*av.layout,
+                                                LinearLayout::mmaOperandA(M, K, wm, wn))) {
+      for (unsigned r : *map)
+        aRegs.push_back(av.regs[r]);
+      aStaged = false;
+    }
+  }
   std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
   if (aStaged || bStaged) {
     L.barrier();
@@ -126,10 +164,10 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     L.barrier();
   }
   // Byte offsets of A's and B's element (0, 0) in shared memory.
-  llvm::Value *aBase, *bBase;
+  llvm::Value *aBase = nullptr, *bBase;
   if (aStaged) {
     aBase = L.i32(L.scratchStart());
-  } else {
+  } else if (aRegs.empty()) {
     aBase = aTile->second.byteOffset;
     aStride = aTile->second.rowStride;
   }
@@ -141,7 +179,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     bStride = bTile->second.rowStride;
     bTransposed = bTile->second.transposed;
   }
-  if (!aStaged && aTile->second.transposed)
+  if (aTile != L.sharedTiles.end() && aTile->second.transposed)
     return L.fail(op, "tl.dot: a transposed operand A in shared memory is not supported");
 
   auto *i32 = b.getInt32Ty();
@@ -194,6 +232,17 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     // A: matrices (rows +0/+8) x (k +0/+8) -> a0a1, a2a3, a4a5, a6a7.
     std::vector<std::array<llvm::Value *, 4>> af(mTiles);
     for (int64_t mt = 0; mt < mTiles; ++mt) {
+      if (!aRegs.empty()) { // registers 8 * (kt + kTiles * mt) on, in pairs
+        auto *pairTy = llvm::FixedVectorType::get(et, 2);
+        size_t base = size_t(8 * (kt + kTiles * mt));
+        for (unsigned j = 0; j < 4; ++j) {
+          llvm::Value *v = llvm::PoisonValue::get(pairTy);
+          v = b.CreateInsertElement(v, aRegs[base + 2 * j], uint64_t(0));
+          v = b.CreateInsertElement(v, aRegs[base + 2 * j + 1], uint64_t(1));
+          af[mt][j] = b.CreateBitCast(v, i32);
+        }
+        continue;
+      }
       llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
       llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat2, 3));
       llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(aStride)), col);

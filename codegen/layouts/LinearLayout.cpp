@@ -147,6 +147,47 @@ LinearLayout LinearLayout::defaultFor(const std::vector<int64_t> &shape,
   return blocked(shape, spt, tpw, wpc, order, lanesPerWarp);
 }
 
+namespace {
+/// Bases along one dimension of a 2-D tile from `start` doubling, `count`
+/// of them (values past `extent` are replicas: zero).
+void repeat2d(std::vector<Coord> &out, int64_t start, int64_t extent, unsigned count,
+              bool second) {
+  int64_t v = start;
+  for (unsigned i = 0; i < count; ++i, v *= 2)
+    out.push_back(v < extent ? (second ? Coord{0, v} : Coord{v, 0}) : Coord{0, 0});
+}
+
+unsigned log2Ceil(int64_t v) {
+  unsigned l = 0;
+  while ((int64_t(1) << l) < v)
+    ++l;
+  return l;
+}
+} // namespace
+
+LinearLayout LinearLayout::mmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn) {
+  std::vector<Coord> reg = {{0, 1}, {8, 0}};
+  std::vector<Coord> lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  std::vector<Coord> warp;
+  repeat2d(warp, 16, M, log2Ceil(wm), false);
+  repeat2d(warp, 8, N, log2Ceil(wn), true);
+  repeat2d(reg, 8 * wn, N, log2Ceil(std::max<int64_t>(1, N / (8 * wn))), true);
+  repeat2d(reg, 16 * wm, M, log2Ceil(std::max<int64_t>(1, M / (16 * wm))), false);
+  return LinearLayout({M, N}, reg, lane, warp);
+}
+
+LinearLayout LinearLayout::mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn) {
+  std::vector<Coord> reg = {{0, 1}, {8, 0}, {0, 8}};
+  std::vector<Coord> lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  std::vector<Coord> warp;
+  repeat2d(warp, 16, M, log2Ceil(wm), false);
+  for (unsigned i = 0; i < log2Ceil(wn); ++i)
+    warp.push_back({0, 0});
+  repeat2d(reg, 16, K, log2Ceil(std::max<int64_t>(1, K / 16)), true);
+  repeat2d(reg, 16 * wm, M, log2Ceil(std::max<int64_t>(1, M / (16 * wm))), false);
+  return LinearLayout({M, K}, reg, lane, warp);
+}
+
 LinearLayout LinearLayout::allInThread(const std::vector<int64_t> &shape,
                                        unsigned numWarps,
                                        unsigned lanesPerWarp) {

@@ -66,6 +66,17 @@ public:
                                    unsigned axis, unsigned numWarps,
                                    unsigned lanesPerWarp = 32);
 
+  /// The accumulator of mma.sync m16n8 tiles over [M, N] with `wm` x `wn`
+  /// warps: c0,c1 = (lane/4, 2*(lane%4) + {0,1}), c2,c3 the same 8 rows
+  /// lower; warps tile (M, N); then repeats over N, then M.
+  static LinearLayout mmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn);
+  /// Operand A ([M, K], 16-bit) of mma.sync m16n8k16 on the same warps:
+  /// a0,a1 = (lane/4, 2*(lane%4) + {0,1}), a2,a3 eight rows lower, a4..a7
+  /// the same eight columns on; then repeats over K, then M. Warps along N
+  /// hold replicas. Consecutive register pairs are the instruction's
+  /// 32-bit A registers.
+  static LinearLayout mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn);
+
   const std::vector<int64_t> &shape() const { return shape_; }
   unsigned rank() const { return shape_.size(); }
   const std::vector<Coord> &bases(InDim d) const { return bases_[d]; }

@@ -142,3 +142,46 @@ TEST_CASE("linear index round trip", "[layout]") {
   for (int64_t i = 0; i < 64; ++i)
     CHECK(linearIndex(delinearize(i, shape), shape) == i);
 }
+
+TEST_CASE("mma.sync fragments: accumulator and operand A as PTX places them",
+          "[layout]") {
+  // One 16x16 tile per warp: PTX's m16n8k16 fragments, group g = lane / 4,
+  // thread-in-group t = lane % 4.
+  auto acc = LinearLayout::mmaAccumulator(16, 8, 1, 1);
+  auto a = LinearLayout::mmaOperandA(16, 16, 1, 1);
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    int64_t g = lane / 4, t = lane % 4;
+    // c0..c3: (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
+    CHECK(acc.apply(0, lane, 0) == Coord{g, 2 * t});
+    CHECK(acc.apply(1, lane, 0) == Coord{g, 2 * t + 1});
+    CHECK(acc.apply(2, lane, 0) == Coord{g + 8, 2 * t});
+    CHECK(acc.apply(3, lane, 0) == Coord{g + 8, 2 * t + 1});
+    // a0..a7: rows g, g+8; columns 2t, 2t+1 then 2t+8, 2t+9.
+    CHECK(a.apply(0, lane, 0) == Coord{g, 2 * t});
+    CHECK(a.apply(1, lane, 0) == Coord{g, 2 * t + 1});
+    CHECK(a.apply(2, lane, 0) == Coord{g + 8, 2 * t});
+    CHECK(a.apply(3, lane, 0) == Coord{g + 8, 2 * t + 1});
+    CHECK(a.apply(4, lane, 0) == Coord{g, 2 * t + 8});
+    CHECK(a.apply(5, lane, 0) == Coord{g, 2 * t + 9});
+    CHECK(a.apply(6, lane, 0) == Coord{g + 8, 2 * t + 8});
+    CHECK(a.apply(7, lane, 0) == Coord{g + 8, 2 * t + 9});
+  }
+  // Larger tiles: each element once (warps along N replicate A).
+  auto big = LinearLayout::mmaAccumulator(128, 64, 4, 2);
+  for (auto &[c, n] : coverage(big))
+    CHECK(n == 1);
+  CHECK(coverage(big).size() == 128 * 64);
+  auto bigA = LinearLayout::mmaOperandA(128, 64, 4, 2);
+  CHECK(coverage(bigA).size() == 128 * 64);
+  for (auto &[c, n] : coverage(bigA))
+    CHECK(n == 2);
+  // With every warp along M, a product's accumulator is already the next
+  // product's operand A (attention's P @ V): no data moves.
+  auto chain = LinearLayout::threadLocalMap(LinearLayout::mmaAccumulator(128, 64, 8, 1),
+                                            LinearLayout::mmaOperandA(128, 64, 8, 1));
+  REQUIRE(chain);
+  for (unsigned r = 0; r < chain->size(); ++r)
+    CHECK((*chain)[r] == r);
+  CHECK_FALSE(LinearLayout::threadLocalMap(LinearLayout::mmaAccumulator(128, 64, 4, 2),
+                                           LinearLayout::mmaOperandA(128, 64, 4, 2)));
+}
