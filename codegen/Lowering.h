@@ -149,10 +149,9 @@ public:
   /// area (where the asynchronous slots live).
   llvm::Value *sharedBytePtr(llvm::Value *byteOffset);
 
-  /// The slots of one shared buffer filled by tile.async_copy: they sit
-  /// before the staging area for the whole kernel. Tiles are row-major with
-  /// `rowStride` elements per row (8 more than a row holds, to spread rows
-  /// over the banks).
+  /// The slots of one shared buffer filled by tile.async_copy, at the start
+  /// of shared memory. Tiles are row-major with `rowStride` elements per row
+  /// (8 more than a row holds, to spread rows over the banks).
   struct SharedBuffer {
     unsigned offset = 0, slotBytes = 0, rowStride = 0;
   };

@@ -195,7 +195,6 @@ void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
     return;
 }
 
-
 /// A zero constant (scalar or splat), as cp.async fills masked lanes.
 bool isZeroConstant(Value v) {
   if (auto splat = v.getDefiningOp<tile::SplatOp>())
@@ -333,6 +332,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
                          int64_t &nextBuffer) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
+  Operation *before = loop->getPrevNode(); // what precedes the prologue
   Value iv = loop.getInductionVar();
   bool isUnsigned = loop.getUnsignedCmp();
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
@@ -416,7 +416,9 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
         return out;
       });
   if (failed(replaced)) {
-    // Nothing was changed in the loop; the prologue copies are dropped.
+    // The loop is as it was: drop the prologue, last op first.
+    while (loop->getPrevNode() != before)
+      loop->getPrevNode()->erase();
     return loop;
   }
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
