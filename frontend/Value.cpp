@@ -208,7 +208,7 @@ std::string TValue::typeStr() const {
   case Type: return "dtype";
   case Tuple: return "tuple";
   case Function: return "jit function";
-  case Module: return "module";
+  case Module: return "module '" + s + "'";
   case Builtin: return "builtin function";
   case BlockPointer: return "block pointer";
   case Slice: return "slice";

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/AstDump.h"
 #include "frontend/IRGen.h"
+#include "frontend/Modules.h"
 #include "frontend/Parser.h"
 #include "codegen/Pipeline.h"
 #include "runtime/cuda/Ptxas.h"
@@ -43,7 +44,33 @@ struct CompileCmd {
   std::string target;
   bool report = false;
   int maxnreg = 0;
+  std::vector<std::string> modules; // NAME=PATH
 };
+
+/// `--module NAME=PATH` sources for the kernel's imports; 0 on success.
+int loadModules(const CompileCmd &cmd, ModuleSet &set) {
+  for (const std::string &m : cmd.modules) {
+    size_t eq = m.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == m.size()) {
+      std::cerr << "tritium: error: --module expects NAME=PATH, got '" << m << "'\n";
+      return 1;
+    }
+    std::string name = m.substr(0, eq), path = m.substr(eq + 1);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      std::cerr << "tritium: error: --module " << name << ": cannot open '" << path
+                << "'\n";
+      return 1;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (auto err = set.add(name, ss.str(), path)) {
+      std::cerr << "tritium: error: --module " << name << ": " << *err << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
 
 /// The GPU stages of an optimized tile module; the result goes to `out`.
 int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
@@ -141,12 +168,16 @@ int runCompile(const CompileCmd &cmd) {
       std::cerr << "tritium: error: --signature: " << *err << "\n";
       return 1;
     }
+    ModuleSet modules;
+    if (int rc = loadModules(cmd, modules))
+      return rc;
     mlir::MLIRContext ctx;
     CompileOptions opts;
     opts.numWarps = cmd.numWarps;
     opts.numStages = cmd.numStages;
     opts.debug = cmd.debug;
-    CompileResult r = compileKernel(ctx, *parsed.module, cmd.kernel, specs, opts);
+    CompileResult r = compileKernel(ctx, *parsed.module, cmd.kernel, specs, opts,
+                                    modules.empty() ? nullptr : &modules);
     for (auto &p : r.staticPrints)
       std::cerr << p << "\n";
     if (!r.ok()) {
@@ -219,6 +250,9 @@ int main(int argc, char **argv) {
   compile->add_flag("--locations", cmd.locations,
                     "print each op's source location (file:line:col)");
   compile->add_option("-o,--output", cmd.output, "output file (default stdout)");
+  compile->add_option("--module", cmd.modules,
+                      "NAME=PATH: the source of a module the kernel imports "
+                      "(@jit helpers, constexpr globals); repeatable");
 
   tritium::run::RunOptions run;
   auto *runCmd = app.add_subcommand(
