@@ -122,6 +122,65 @@ bool mmaEligible(Lowering &L, tile::DotOp op) {
   return dotUsesMma(op, parseCudaTarget(L.target.name()), L.numWarps);
 }
 
+/// Where a warp's m16n8 tiles sit and how its lanes address 8x8 matrices
+/// for ldmatrix (lane l names row l%8 of matrix l/8), for `wm` x `wn` warps
+/// over an [M, N] accumulator; replica warps read the same tiles.
+struct MmaGeometry {
+  MmaGeometry(Lowering &L, int64_t M, int64_t N, unsigned wm, unsigned wn)
+      : L(L), M(M), N(N), wm(wm), wn(wn) {
+    auto &b = L.b;
+    lane = L.laneId();
+    llvm::Value *warp = L.warpId();
+    warpM = b.CreateAnd(warp, L.i32(wm - 1));
+    warpN = b.CreateAnd(b.CreateLShr(warp, llvm::Log2_32(wm)), L.i32(wn - 1));
+    r8 = b.CreateAnd(lane, L.i32(7));
+    mat1 = b.CreateAnd(b.CreateLShr(lane, 3), L.i32(1));
+    mat2 = b.CreateLShr(lane, 4);
+    mTiles = std::max<int64_t>(1, M / (16 * wm));
+    nTiles = std::max<int64_t>(1, N / (8 * wn));
+  }
+  /// First row of this warp's m-tile `mt`, first column of n-tile `nt`.
+  llvm::Value *mBase(int64_t mt) const {
+    auto &b = L.b;
+    return b.CreateAdd(
+        b.CreateMul(b.CreateURem(warpM, L.i32(std::max<int64_t>(1, M / 16))), L.i32(16)),
+        L.i32(mt * 16 * wm));
+  }
+  llvm::Value *nBase(int64_t nt) const {
+    auto &b = L.b;
+    return b.CreateAdd(
+        b.CreateMul(b.CreateURem(warpN, L.i32(std::max<int64_t>(1, N / 8))), L.i32(8)),
+        L.i32(nt * 8 * wn));
+  }
+  /// ldmatrix .x4 (transposing when `trans`): four 32-bit registers.
+  llvm::InlineAsm *ldmatrix(bool trans) const {
+    auto *i32 = L.b.getInt32Ty();
+    return llvm::InlineAsm::get(
+        llvm::FunctionType::get(llvm::StructType::get(L.ctx, {i32, i32, i32, i32}),
+                                {L.b.getInt64Ty()}, false),
+        std::string("ldmatrix.sync.aligned.m8n8.x4") + (trans ? ".trans" : "") +
+            ".shared.b16 {$0, $1, $2, $3}, [$4];",
+        "=r,=r,=r,=r,l", true);
+  }
+  /// mma.sync `shape`.row.col.f32.`ty`.`ty`.f32: four A, two B registers.
+  llvm::InlineAsm *mma(const std::string &shape, const std::string &ty) const {
+    auto *i32 = L.b.getInt32Ty();
+    auto *f32 = L.b.getFloatTy();
+    return llvm::InlineAsm::get(
+        llvm::FunctionType::get(llvm::StructType::get(L.ctx, {f32, f32, f32, f32}),
+                                {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32}, false),
+        "mma.sync.aligned." + shape + ".row.col.f32." + ty + "." + ty +
+            ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+        "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
+  }
+
+  Lowering &L;
+  int64_t M, N;
+  unsigned wm, wn;
+  llvm::Value *lane, *warpM, *warpN, *r8, *mat1, *mat2;
+  int64_t mTiles, nTiles;
+};
+
 LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
@@ -183,51 +242,18 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     return L.fail(op, "tl.dot: a transposed operand A in shared memory is not supported");
 
   auto *i32 = b.getInt32Ty();
-  auto *f32 = b.getFloatTy();
-  llvm::Value *lane = L.laneId();
-  llvm::Value *warp = L.warpId();
-  llvm::Value *warpM = b.CreateAnd(warp, L.i32(wm - 1));
-  llvm::Value *warpN = b.CreateAnd(b.CreateLShr(warp, llvm::Log2_32(wm)), L.i32(wn - 1));
-  // ldmatrix: lane l names row l%8 of matrix l/8.
-  llvm::Value *r8 = b.CreateAnd(lane, L.i32(7));
-  llvm::Value *mat1 = b.CreateAnd(b.CreateLShr(lane, 3), L.i32(1));
-  llvm::Value *mat2 = b.CreateLShr(lane, 4);
-  auto *x4Ty = llvm::StructType::get(L.ctx, {i32, i32, i32, i32});
   auto *i64 = b.getInt64Ty();
-  auto *ldA = llvm::InlineAsm::get(
-      llvm::FunctionType::get(x4Ty, {i64}, false),
-      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
-      "=r,=r,=r,=r,l", true);
-  auto *ldBT = llvm::InlineAsm::get(
-      llvm::FunctionType::get(x4Ty, {i64}, false),
-      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];",
-      "=r,=r,=r,=r,l", true);
+  MmaGeometry G(L, M, N, wm, wn);
+  llvm::Value *r8 = G.r8, *mat1 = G.mat1, *mat2 = G.mat2;
+  llvm::InlineAsm *ldA = G.ldmatrix(false), *ldBT = G.ldmatrix(true);
   auto sharedAddr = [&](llvm::Value *elemIndex, llvm::Value *base) {
     return b.CreatePtrToInt(
         L.sharedBytePtr(b.CreateAdd(base, b.CreateShl(elemIndex, 1))), i64);
   };
-  std::string ty = bf16 ? "bf16" : "f16";
-  auto *resTy = llvm::StructType::get(L.ctx, {f32, f32, f32, f32});
-  auto *mma = llvm::InlineAsm::get(
-      llvm::FunctionType::get(resTy, {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32},
-                              false),
-      "mma.sync.aligned.m16n8k16.row.col.f32." + ty + "." + ty +
-          ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
-      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
-  int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
-  int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
-  int64_t kTiles = K / 16;
-  // Rows of this warp's tiles that it reads (replica warps read the same).
-  auto mBase = [&](int64_t mt) {
-    return b.CreateAdd(b.CreateMul(b.CreateURem(warpM, L.i32(std::max<int64_t>(1, M / 16))),
-                                   L.i32(16)),
-                       L.i32(mt * 16 * wm));
-  };
-  auto nBase = [&](int64_t nt) {
-    return b.CreateAdd(b.CreateMul(b.CreateURem(warpN, L.i32(std::max<int64_t>(1, N / 8))),
-                                   L.i32(8)),
-                       L.i32(nt * 8 * wn));
-  };
+  llvm::InlineAsm *mma = G.mma("m16n8k16", bf16 ? "bf16" : "f16");
+  int64_t mTiles = G.mTiles, nTiles = G.nTiles, kTiles = K / 16;
+  auto mBase = [&](int64_t mt) { return G.mBase(mt); };
+  auto nBase = [&](int64_t nt) { return G.nBase(nt); };
   for (int64_t kt = 0; kt < kTiles; ++kt) {
     // A: matrices (rows +0/+8) x (k +0/+8) -> a0a1, a2a3, a4a5, a6a7.
     std::vector<std::array<llvm::Value *, 4>> af(mTiles);
@@ -311,44 +337,20 @@ LogicalResult dotMmaTf32(Lowering &L, tile::DotOp op) {
   L.storeToShared(L.get(op.getB()), f32, bPad, bOffset);
   L.barrier();
 
-  llvm::Value *lane = L.laneId();
-  llvm::Value *warp = L.warpId();
-  llvm::Value *warpM = b.CreateAnd(warp, L.i32(wm - 1));
-  llvm::Value *warpN = b.CreateAnd(b.CreateLShr(warp, llvm::Log2_32(wm)), L.i32(wn - 1));
-  llvm::Value *r8 = b.CreateAnd(lane, L.i32(7));
-  llvm::Value *mat1 = b.CreateAnd(b.CreateLShr(lane, 3), L.i32(1));
-  llvm::Value *mat2 = b.CreateLShr(lane, 4);
-  llvm::Value *g = b.CreateLShr(lane, 2), *t = b.CreateAnd(lane, L.i32(3));
-  auto *x4Ty = llvm::StructType::get(L.ctx, {i32, i32, i32, i32});
-  auto *ldA = llvm::InlineAsm::get(
-      llvm::FunctionType::get(x4Ty, {i64}, false),
-      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
-      "=r,=r,=r,=r,l", true);
-  auto *resTy = llvm::StructType::get(L.ctx, {f32, f32, f32, f32});
-  auto *mma = llvm::InlineAsm::get(
-      llvm::FunctionType::get(resTy, {i32, i32, i32, i32, i32, i32, f32, f32, f32, f32},
-                              false),
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {$0, $1, $2, $3}, "
-      "{$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
-      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
+  MmaGeometry G(L, M, N, wm, wn);
+  llvm::Value *r8 = G.r8, *mat1 = G.mat1, *mat2 = G.mat2;
+  llvm::Value *g = b.CreateLShr(G.lane, 2), *t = b.CreateAnd(G.lane, L.i32(3));
+  llvm::InlineAsm *ldA = G.ldmatrix(false);
+  llvm::InlineAsm *mma = G.mma("m16n8k8", "tf32");
   // value -> (big, small) tf32 parts as i32 bits (small only for x3).
   auto split = [&](llvm::Value *v) -> std::pair<llvm::Value *, llvm::Value *> {
     llvm::Value *big = roundTf32(L, v);
     llvm::Value *small = x3 ? roundTf32(L, b.CreateFSub(v, big)) : nullptr;
     return {b.CreateBitCast(big, i32), small ? b.CreateBitCast(small, i32) : nullptr};
   };
-  int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
-  int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
-  auto mBase = [&](int64_t mt) {
-    return b.CreateAdd(b.CreateMul(b.CreateURem(warpM, L.i32(std::max<int64_t>(1, M / 16))),
-                                   L.i32(16)),
-                       L.i32(mt * 16 * wm));
-  };
-  auto nBase = [&](int64_t nt) {
-    return b.CreateAdd(b.CreateMul(b.CreateURem(warpN, L.i32(std::max<int64_t>(1, N / 8))),
-                                   L.i32(8)),
-                       L.i32(nt * 8 * wn));
-  };
+  int64_t mTiles = G.mTiles, nTiles = G.nTiles;
+  auto mBase = [&](int64_t mt) { return G.mBase(mt); };
+  auto nBase = [&](int64_t nt) { return G.nBase(nt); };
   for (int64_t kt = 0; kt < K / 8; ++kt) {
     // A: matrices (rows +0/+8) x (k +0/+4) -> a0, a1, a2, a3.
     std::vector<std::array<llvm::Value *, 4>> aBig(mTiles), aSmall(mTiles);
