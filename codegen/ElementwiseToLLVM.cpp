@@ -23,7 +23,6 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -462,43 +461,6 @@ LogicalResult lowerConstant(Lowering &L, Operation *op) {
   return success();
 }
 
-/// For each run of `pack` consecutive row-major elements of `l`'s tile, the
-/// registers that hold it, in element order; none when some run is split
-/// between threads. Row-major indices of power-of-two shapes are linear over
-/// GF(2) like the layout, so an element's index is the XOR of what its
-/// register, lane and warp contribute: runs stay within one thread exactly
-/// when lanes and warps leave the low log2(pack) index bits alone, and then
-/// every run is whole when the registers cover those bits. Replica
-/// registers are left out (they repeat a lower register).
-std::optional<std::vector<std::vector<unsigned>>>
-packedRuns(const LinearLayout &l, unsigned pack) {
-  const auto &shape = l.shape();
-  int64_t low = int64_t(pack) - 1;
-  for (auto d : {LinearLayout::Lane, LinearLayout::Warp})
-    for (const Coord &c : l.bases(d))
-      if (linearIndex(c, shape) & low)
-        return std::nullopt;
-  unsigned replica = l.replicatedMask(LinearLayout::Reg);
-  std::map<int64_t, unsigned> regOf; // element index -> register
-  for (unsigned r = 0; r < l.numRegs(); ++r)
-    if (!(r & replica))
-      regOf[linearIndex(l.applyOne(LinearLayout::Reg, r), shape)] = r;
-  std::vector<std::vector<unsigned>> runs;
-  for (auto [first, r] : regOf) {
-    if (first & low)
-      continue;
-    std::vector<unsigned> run;
-    for (int64_t k = 0; k <= low; ++k) {
-      auto it = regOf.find(first | k);
-      if (it == regOf.end())
-        return std::nullopt;
-      run.push_back(it->second);
-    }
-    runs.push_back(std::move(run));
-  }
-  return runs;
-}
-
 /// How many elements of type `t` share one asm operand: types narrower than
 /// 32 bits are packed into one 32-bit register (fewer when `pack` is
 /// smaller), wider ones take an operand each (Triton's rule).
@@ -576,17 +538,17 @@ LogicalResult lowerInlineAsm(Lowering &L, Operation *o) {
                            " must be a power of two that divides the " +
                            llvm::Twine(numel) + " elements of the tensor");
     layout = chooseLayout(L, o, tensorTy);
-    auto found = packedRuns(*layout, pack);
+    auto found = layout->packedRuns(pack);
     if (!found) {
       layout = L.defaultLayout(tensorTy);
-      found = packedRuns(*layout, pack);
+      found = layout->packedRuns(pack);
     }
     if (!found) {
       unsigned lanes = L.target.warpSize();
       layout = L.share(LinearLayout::blocked({numel}, {unsigned(pack)}, {lanes},
                                              {L.numWarps}, {0}, lanes)
                            .reshape(tensorTy.getShape().vec()));
-      found = packedRuns(*layout, pack);
+      found = layout->packedRuns(pack);
     }
     if (!found)
       return L.fail(o, "inline_asm_elementwise: no layout keeps each pack of " +

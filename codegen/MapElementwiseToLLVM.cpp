@@ -17,49 +17,12 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
-#include <map>
 
 using namespace mlir;
 using namespace tritium::codegen;
 namespace tile = mlir::tile;
 
 namespace {
-
-/// For each group of `pack` consecutive elements (row-major) of `l`, the
-/// registers holding them in order; none when some group is split between
-/// threads. A layout is linear over GF(2) and row-major indices of
-/// power-of-two shapes are too, so an element's index is the XOR of the
-/// indices its register, lane and warp contribute: groups are whole in a
-/// thread exactly when lanes and warps leave the low log2(pack) bits alone
-/// and the registers cover them.
-std::optional<std::vector<std::vector<unsigned>>>
-packGroups(const LinearLayout &l, unsigned pack) {
-  const auto &shape = l.shape();
-  int64_t low = int64_t(pack) - 1;
-  for (int k : {1, 2})
-    for (const Coord &c : l.bases(LinearLayout::InDim(k)))
-      if (linearIndex(c, shape) & low)
-        return std::nullopt;
-  unsigned replica = l.replicatedMask(LinearLayout::Reg);
-  std::map<int64_t, unsigned> regOf;
-  for (unsigned r = 0; r < l.numRegs(); ++r)
-    if (!(r & replica))
-      regOf[linearIndex(l.applyOne(LinearLayout::Reg, r), shape)] = r;
-  std::vector<std::vector<unsigned>> groups;
-  for (auto [index, r] : regOf) {
-    if (index & low)
-      continue;
-    std::vector<unsigned> g;
-    for (int64_t p = 0; p <= low; ++p) {
-      auto it = regOf.find(index | p);
-      if (it == regOf.end())
-        return std::nullopt;
-      g.push_back(it->second);
-    }
-    groups.push_back(std::move(g));
-  }
-  return groups;
-}
 
 LogicalResult mapElementwise(Lowering &L, Operation *o) {
   auto op = cast<tile::MapElementwiseOp>(o);
@@ -79,12 +42,12 @@ LogicalResult mapElementwise(Lowering &L, Operation *o) {
 
   LayoutRef S = op.getSrcs().empty() ? L.defaultLayout(anyTy)
                                      : L.get(op.getSrcs()[0]).layout;
-  auto groups = packGroups(*S, pack);
+  auto groups = S->packedRuns(pack);
   if (!groups) {
     S = L.share(LinearLayout::blocked({numel}, {pack}, {L.target.warpSize()},
                                       {L.numWarps}, {0}, L.target.warpSize())
                     .reshape(shape));
-    groups = packGroups(*S, pack);
+    groups = S->packedRuns(pack);
     if (!groups)
       return L.fail(o, "map_elementwise: no layout keeps each pack in one "
                        "thread");

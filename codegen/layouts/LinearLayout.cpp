@@ -414,3 +414,36 @@ std::string LinearLayout::str() const {
   os << ">";
   return os.str();
 }
+
+// Row-major indices of power-of-two shapes are linear over GF(2) like the
+// layout, so an element's index is the XOR of what its register, lane and
+// warp contribute: runs stay within one thread exactly when lanes and warps
+// leave the low log2(pack) index bits alone, and then every run is whole
+// when the registers cover those bits.
+std::optional<std::vector<std::vector<unsigned>>>
+LinearLayout::packedRuns(unsigned pack) const {
+  int64_t low = int64_t(pack) - 1;
+  for (auto d : {Lane, Warp})
+    for (const Coord &c : bases(d))
+      if (linearIndex(c, shape_) & low)
+        return std::nullopt;
+  unsigned replica = replicatedMask(Reg);
+  std::map<int64_t, unsigned> regOf; // element index -> register
+  for (unsigned r = 0; r < numRegs(); ++r)
+    if (!(r & replica))
+      regOf[linearIndex(applyOne(Reg, r), shape_)] = r;
+  std::vector<std::vector<unsigned>> runs;
+  for (auto [first, r] : regOf) {
+    if (first & low)
+      continue;
+    std::vector<unsigned> run;
+    for (int64_t k = 0; k <= low; ++k) {
+      auto it = regOf.find(first | k);
+      if (it == regOf.end())
+        return std::nullopt;
+      run.push_back(it->second);
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}

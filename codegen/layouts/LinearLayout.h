@@ -130,6 +130,10 @@ public:
   /// multiple) that hold consecutive elements along `dim`: the widest
   /// vector a thread can move in one access.
   unsigned contiguousRegs(unsigned dim) const;
+  /// For each run of `pack` (a power of two) consecutive row-major elements
+  /// of the tile, the registers holding it, in element order; none when
+  /// some run is split between threads. Replica registers are left out.
+  std::optional<std::vector<std::vector<unsigned>>> packedRuns(unsigned pack) const;
 
   bool operator==(const LinearLayout &o) const {
     return shape_ == o.shape_ && bases_[0] == o.bases_[0] &&
