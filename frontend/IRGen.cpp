@@ -54,7 +54,8 @@ Emitter::Emitter(MLIRContext &ctx, const Module &m, const CompileOptions &o,
   // The kernel's file is a registered module when one was registered with
   // its file name: helpers may import it back, and its relative imports
   // know their package.
-  std::string name = modules ? modules->nameOfPath(m.file->path()) : "";
+  std::string name =
+      modules ? modules->nameOf(m.file->path(), m.file->text()) : "";
   ModuleContext *main;
   if (name.empty()) {
     unnamedMain = std::make_unique<ModuleContext>();

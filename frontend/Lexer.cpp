@@ -194,6 +194,15 @@ bool Lexer::handleIndentation() {
   if (atEnd() || peek() == '#' || newlineLength(pos_))
     return true;
   const char *tabError = "inconsistent use of tabs and spaces in indentation";
+  if (result_.tokens.empty() && col > 0) {
+    // The first logical line sets the module's own column: a function
+    // defined inside another, read out of its file with its indentation
+    // kept (so columns stay those of the file), is a module indented as a
+    // whole. Every later top-level line must start at that column.
+    indents_.back() = col;
+    altIndents_.back() = alt;
+    return true;
+  }
   if (col == indents_.back()) {
     if (alt != altIndents_.back())
       return fail(pos_, tabError), false;

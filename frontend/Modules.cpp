@@ -79,9 +79,10 @@ std::string ModuleSet::pathOf(const std::string &name) const {
   return it == entries_.end() ? "" : it->second->path;
 }
 
-std::string ModuleSet::nameOfPath(const std::string &path) const {
+std::string ModuleSet::nameOf(const std::string &path,
+                              const std::string &text) const {
   for (auto &[name, entry] : entries_)
-    if (entry->path == path)
+    if (entry->path == path && entry->text == text)
       return name;
   return "";
 }

@@ -48,8 +48,10 @@ public:
   const ParseResult *parsed(const std::string &name) const;
   /// The file name module `name` was registered with ("" when it was not).
   std::string pathOf(const std::string &name) const;
-  /// The name of the module registered with file `path`, or "".
-  std::string nameOfPath(const std::string &path) const;
+  /// The name of the module registered with file `path` and source `text`,
+  /// or "". (A function defined inside another is compiled from a text of
+  /// its own that names its file: it is not that file's module.)
+  std::string nameOf(const std::string &path, const std::string &text) const;
   /// What relative imports in module `name` resolve against: the module
   /// itself for a package (`__init__.py`), else its parent ("" at the top).
   std::string packageOf(const std::string &name) const;

@@ -17,6 +17,10 @@ from .heuristics import Heuristics, heuristics
 from .jit import JITFunction, KernelInterface, jit
 from .language.core import constexpr
 from . import testing  # noqa: E402 - after the names it uses
+from . import _source
+
+# Kernels written by exec() from strings keep their text from now on.
+_source.install_hook()
 
 __version__ = "0.1.0"
 

@@ -157,6 +157,15 @@ def collect(fn, kernel_file, kernel_text):
     """{module name: (file, source text)} for the kernel function `fn`
     (defined in `kernel_file`, whose text is `kernel_text`) and every module
     it may reach."""
+    # The kernel's own module: registered under its name with the kernel's
+    # file, so helpers may import it and its relative imports resolve.
+    kernel_globals = fn.__globals__
+    return collect_from(kernel_globals.get("__name__"), kernel_file,
+                        kernel_text, kernel_globals)
+
+
+def collect_from(kernel_name, kernel_file, kernel_text, kernel_globals):
+    """As collect, from a module's name, file, text and namespace."""
     from .jit import JITFunction
     found = {}
     pending = []
@@ -174,10 +183,6 @@ def collect(fn, kernel_file, kernel_text):
         found[name] = (path, text)
         pending.append((name, vars(module), imports))
 
-    # The kernel's own module: registered under its name with the kernel's
-    # file, so helpers may import it and its relative imports resolve.
-    kernel_globals = fn.__globals__
-    kernel_name = kernel_globals.get("__name__")
     if isinstance(kernel_name, str) and \
             kernel_name.split(".")[0] not in _BUILTIN_PACKAGES:
         _, imports = _read(kernel_file, kernel_name)
@@ -215,3 +220,25 @@ def register(fn, kernel_file, kernel_text):
         if status:
             continue  # a name the C side rejects cannot be imported anyway
         _registered[name] = (path, text)
+
+
+def register_modules(modules):
+    """Registers module objects (and every module they reach) that a
+    nested kernel's bindings import (call with ``_capi.lock`` held)."""
+    lib = _capi.lib()
+    compiler = _capi.compiler()
+    for module in modules:
+        name = getattr(module, "__name__", None)
+        path = _eligible(module)
+        if not isinstance(name, str) or path is None:
+            continue
+        text, _ = _read(path, name)
+        if text is None:
+            continue
+        for n, (p, t) in collect_from(name, path, text,
+                                      vars(module)).items():
+            if _registered.get(n) == (p, t):
+                continue
+            if not lib.tritium_compiler_add_module(
+                    compiler, n.encode(), t.encode(), p.encode()):
+                _registered[n] = (p, t)

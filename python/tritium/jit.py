@@ -17,9 +17,10 @@ import functools
 import inspect
 import keyword
 import os
+import re
 import types
 
-from . import _capi, _modules
+from . import _capi, _modules, _source
 from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
@@ -88,8 +89,8 @@ class JITFunction(KernelInterface):
         self.__name__ = fn.__name__
         self.debug = bool(debug) or os.environ.get("TRITON_DEBUG") == "1"
         self.noinline = noinline  # helpers only; the frontend inlines all
-        source = inspect.getsourcefile(fn)
-        self.file = os.path.abspath(source) if source else None
+        self._origin = None  # _source.Origin, read on first use
+        self._src = None  # a text given by _unsafe_update_src
         self.signature = inspect.signature(fn)
         self.params = list(self.signature.parameters.values())
         self.arg_names = [p.name for p in self.params]
@@ -101,7 +102,6 @@ class JITFunction(KernelInterface):
                 "%s: do_not_specialize_on_alignment is not supported yet; "
                 "do_not_specialize turns off both ==1 and %%16" % fn.__name__)
         self._kernels = {}
-        self._source = None
         self._watched = None  # (entries, values) of the globals read at compile
         functools.update_wrapper(self, fn)
         self._init_fast_path()
@@ -275,15 +275,80 @@ class JITFunction(KernelInterface):
 
     # -- compiling --------------------------------------------------------
 
-    def _read_source(self):
-        if self._source is None:
-            if not self.file or not os.path.isfile(self.file):
-                raise CompilationError(
-                    "%s: cannot find the source file of the kernel (tritium "
-                    "compiles kernels from their file)" % self.__name__)
-            with open(self.file, encoding="utf-8") as f:
-                self._source = f.read()
-        return self._source
+    @property
+    def origin(self):
+        """Where the function's source is (_source.Origin)."""
+        if self._origin is None:
+            self._origin = _source.origin(self.fn)
+        return self._origin
+
+    @property
+    def file(self):
+        return self.origin.path
+
+    @property
+    def src(self):
+        """The function's text from its ``def`` line on, dedented (as
+        Triton's ``JITFunction.src``)."""
+        if self._src is None:
+            return _source.dedented_def(self.origin.lines)
+        return self._src
+
+    def _unsafe_update_src(self, new_src):
+        """Compiles the kernel from `new_src` (a dedented text from the
+        ``def`` line on, as ``src`` gives) from now on; lines that keep
+        their place keep their locations in the file."""
+        self._src = new_src
+        self._kernels.clear()
+        self._fast_kernels.clear()
+
+    def _lines(self):
+        """(source lines with indentation, first line number): the file's,
+        or those of the text given by _unsafe_update_src, placed where the
+        function's ``def`` line is in the file."""
+        o = self.origin
+        if self._src is None:
+            return o.lines, o.first
+        pad = o.lines[0][:len(o.lines[0]) - len(o.lines[0].lstrip(" \t"))]
+        def_at = o.first
+        for i, line in enumerate(o.lines):
+            if re.match(r"\s*(async\s+)?def\s", line):
+                def_at = o.first + i
+                break
+        lines = [(pad + line if line.strip() else line)
+                 for line in self._src.splitlines(True)]
+        return lines, def_at
+
+    def _made_text(self, counter):
+        """The _source.Made text of a function the frontend cannot find by
+        name in its file (nested, exec'd or given a new text); None for a
+        top-level function, which compiles from its file."""
+        if self._src is None and self.origin.top_level:
+            return None
+        lines, first = self._lines()
+        return _source.make(self, lines, first, self.origin.path, counter)
+
+    def _made_for_import(self, counter):
+        """As _made_text, with a module name of its own for helpers."""
+        made = self._made_text(counter)
+        if made is not None:
+            counter[0] += 1
+            made.name = "_tritium_local_%d" % counter[0]
+        return made
+
+    def _register_made(self, made):
+        """Registers the modules of nested helpers `made` imports (call
+        with ``_capi.lock`` held)."""
+        lib = _capi.lib()
+        for helper in made.helpers:
+            self._register_made(helper)
+            lib.tritium_compiler_add_module(
+                _capi.compiler(), helper.name.encode(), helper.text.encode(),
+                helper.path.encode())
+            if helper.modules:
+                _modules.register_modules(helper.modules)
+        if made.modules:
+            _modules.register_modules(made.modules)
 
     def compile(self, bound, debug=False):
         """The kernel for the constexpr values in `bound`; `debug` keeps
@@ -311,14 +376,18 @@ class JITFunction(KernelInterface):
         array = (_capi.Constexpr * max(len(values), 1))(*values)
         options = _capi.CompileOptions(int(bool(debug)))
         handle = ctypes.c_void_p()
-        source = self._read_source()
+        origin = self.origin
+        made = self._made_text([0])
+        source = origin.text if made is None else made.text
         with _capi.lock:
             # Modules the kernel imports (its @jit helpers and constexpr
             # globals may live there) go to the compiler first.
-            _modules.register(self.fn, self.file, source)
+            _modules.register(self.fn, origin.path, origin.text)
+            if made is not None:
+                self._register_made(made)
             status = lib.tritium_kernel_compile(
                 _capi.compiler(), source.encode(),
-                self.file.encode(), self.__name__.encode(), array,
+                origin.path.encode(), self.fn.__name__.encode(), array,
                 len(values), ctypes.byref(options), ctypes.byref(handle))
             message = _capi.last_error() if status else ""
         if status:

@@ -315,5 +315,7 @@ TEST_CASE("modules: IR locations name the helper's file", "[modules]") {
   REQUIRE(!pkgs.add("p.q.r", "", "/src/p/q/r.py"));
   CHECK(pkgs.packageOf("p.q") == "p.q");
   CHECK(pkgs.packageOf("p.q.r") == "p.q");
-  CHECK(pkgs.nameOfPath("/src/p/q/r.py") == "p.q.r");
+  CHECK(pkgs.nameOf("/src/p/q/r.py", "") == "p.q.r");
+  // Another text naming the same file is not that module.
+  CHECK(pkgs.nameOf("/src/p/q/r.py", "x = 1\n") == "");
 }

@@ -216,13 +216,24 @@ TEST_CASE("lexical errors are reported and stop the parse there", "[parser]") {
   CHECK(r.skippedFunctions[0].second.message == r.errors[0].message);
 }
 
-TEST_CASE("an indented first line is an error", "[parser][module]") {
-  ParseResult r = parse("  x = 1\ny = 2\n");
-  REQUIRE(r.errors.size() == 1);
-  CHECK(r.errors[0].message == "unexpected indent");
-  CHECK(locIs(r.errors[0].loc, 1, 3));
+TEST_CASE("an indented first line sets the module's column",
+          "[parser][module]") {
+  // A nested function read out of its file keeps its indentation (and so
+  // its columns): the whole module starts at the first line's column.
+  ParseResult r = parse("\n    @triton.jit\n    def k(x):\n        y = x\n"
+                        "    N = tl.constexpr(4)\n");
+  CHECK(r.errors.empty());
+  REQUIRE(r.module->functions.size() == 1);
+  CHECK(r.module->functions[0]->name == "k");
+  CHECK(locIs(r.module->functions[0]->nameLoc, 3, 9));
   REQUIRE(r.module->globals.size() == 1);
-  CHECK(r.module->globals[0].name == "y");
+  CHECK(r.module->globals[0].name == "N");
+  // A later line left of that column matches no indentation level.
+  ParseResult bad = parse("  x = 1\ny = 2\n");
+  REQUIRE(bad.errors.size() == 1);
+  CHECK(bad.errors[0].message ==
+        "unindent does not match any outer indentation level");
+  CHECK(locIs(bad.errors[0].loc, 2, 1));
 }
 
 //===----------------------------------------------------------------------===//
