@@ -76,6 +76,22 @@ bool tritium::rt::cudaAvailable(std::string *why) {
   return cuda::CudaDevice::get(why) != nullptr;
 }
 
+std::optional<int> tritium::rt::cudaDeviceAttribute(int attribute,
+                                                    std::string *why) {
+  cuda::CudaDevice *dev = cuda::CudaDevice::get(why);
+  if (!dev)
+    return std::nullopt;
+  int value = 0;
+  if (cuda::CUresult r = dev->driver().cuDeviceGetAttribute(
+          &value, static_cast<cuda::CUdevice_attribute>(attribute),
+          dev->handle())) {
+    if (why)
+      *why = dev->driver().errorText("cuDeviceGetAttribute", r);
+    return std::nullopt;
+  }
+  return value;
+}
+
 Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
                                   unsigned numWarps, unsigned numStages,

@@ -25,6 +25,9 @@ struct CudaCompiled;
 /// Whether a CUDA device can run kernels; `why` says why not.
 bool cudaAvailable(std::string *why = nullptr);
 
+/// cuDeviceGetAttribute on the launch device (Tritium.h).
+std::optional<int> cudaDeviceAttribute(int attribute, std::string *why);
+
 /// Compiles (or takes from the kernel cache) and loads `kernel` of the
 /// optimized tile module for the current device.
 Expected<std::shared_ptr<CudaCompiled>>

@@ -67,6 +67,11 @@ float tritium::fromBf16(uint16_t bits) { return rt::bf16ToFloat(bits); }
 
 bool tritium::cudaAvailable(std::string *why) { return rt::cudaAvailable(why); }
 
+std::optional<int> tritium::cudaDeviceAttribute(int attribute,
+                                                std::string *why) {
+  return rt::cudaDeviceAttribute(attribute, why);
+}
+
 Arg tritium::buffer(void *data, size_t bytes, DType dtype) {
   Arg a;
   a.kind = Arg::Buffer;

@@ -216,6 +216,13 @@ enum class Device { Interpreter, Cuda };
 /// Whether a CUDA GPU can run kernels; `why` says why not.
 bool cudaAvailable(std::string *why = nullptr);
 
+/// A CUdevice_attribute of the CUDA device kernels launch on
+/// (cuDeviceGetAttribute: 16 is the multiprocessor count, 97 the opt-in
+/// shared memory per block, ...); nullopt with `why` when there is no GPU
+/// or the driver refuses the attribute.
+std::optional<int> cudaDeviceAttribute(int attribute,
+                                       std::string *why = nullptr);
+
 struct LaunchOptions {
   Device device = Device::Interpreter;
   int numWarps = 4;  // part of the cache key; the interpreter ignores it

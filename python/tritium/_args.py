@@ -340,7 +340,7 @@ def _constexpr_value(name, value):
         c.kind, c.s = _capi.CONSTEXPR_STRING, value.encode()
     elif isinstance(value, core.dtype) and not isinstance(
             value, (core.pointer_type, core.block_type)):
-        c.kind, c.s = _capi.CONSTEXPR_LITERAL, value.name.encode()
+        c.kind, c.s = _capi.CONSTEXPR_LITERAL, value._tl_name.encode()
     else:
         raise TypeError("constexpr '%s': cannot pass %s as a compile-time "
                         "value (expected int, float, bool, str, None or a "

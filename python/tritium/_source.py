@@ -217,7 +217,7 @@ def _dtype_attr(d):
             if isinstance(value, core.dtype) and \
                     not isinstance(value, (core.pointer_type,
                                            core.block_type)):
-                _DTYPE_ATTRS.setdefault(value.name, name)
+                _DTYPE_ATTRS.setdefault(value.name, value._tl_name)
     return _DTYPE_ATTRS.get(getattr(d, "name", None))
 
 

@@ -303,6 +303,17 @@ int tritium_cuda_available(void) {
   return 0;
 }
 
+tritium_status tritium_cuda_device_attribute(int attribute, int *value) {
+  if (!value)
+    return fail(TRITIUM_ERROR_ARGUMENT, "value is null");
+  std::string why;
+  std::optional<int> v = tritium::cudaDeviceAttribute(attribute, &why);
+  if (!v)
+    return fail(TRITIUM_ERROR_RUNTIME, why);
+  *value = *v;
+  return TRITIUM_OK;
+}
+
 tritium_launch_options tritium_launch_options_default(void) {
   tritium_launch_options o;
   o.num_warps = 4;

@@ -233,6 +233,12 @@ typedef enum tritium_device {
    says why (no driver, no device). */
 TRITIUM_API int tritium_cuda_available(void);
 
+/* cuDeviceGetAttribute (a CUdevice_attribute number) of the CUDA device
+   kernels launch on, into *value. TRITIUM_ERROR_RUNTIME when there is no GPU
+   or the driver refuses the attribute. */
+TRITIUM_API tritium_status tritium_cuda_device_attribute(int attribute,
+                                                         int *value);
+
 /* num_warps 4, num_stages 3, num_ctas 1, the rest 0. */
 TRITIUM_API tritium_launch_options tritium_launch_options_default(void);
 

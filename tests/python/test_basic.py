@@ -198,7 +198,9 @@ def test_constexpr_values_and_helpers():
     assert c == 8 and c + 1 == 9 and triton.cdiv(17, c) == 3
     assert triton.next_power_of_2(781) == 1024
     assert triton.next_power_of_2(1) == 1
-    assert str(tl.float16) == "float16"
+    # Triton's spellings: str() is the type's name, repr() the tl attribute.
+    assert str(tl.float16) == "fp16" and repr(tl.float16) == \
+        "triton.language.float16"
     with pytest.raises(RuntimeError, match="inside a @triton.jit kernel"):
         tl.load(None)
     from triton.language.extra import libdevice

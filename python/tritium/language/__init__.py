@@ -31,17 +31,25 @@ placeholders(globals(), "triton.language.", """
 """)
 
 
-def str_to_ty(name):
-    """The dtype named `name` ("float16", "fp16", "i32", ...)."""
-    aliases = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
-               "fp64": "float64", "i1": "int1", "i8": "int8",
-               "i16": "int16", "i32": "int32", "i64": "int64",
-               "u8": "uint8", "u16": "uint16", "u32": "uint32",
-               "u64": "uint64"}
-    name = aliases.get(name, name)
+def str_to_ty(name, c=None):
+    """The type a signature string names: "fp16", "i32", "u8", "*fp32"
+    (a pointer), "*kfp32" (a const pointer), "constexpr" (the value `c`),
+    or a dtype name ("float16", "int32")."""
+    if isinstance(name, tuple):
+        return tuple(str_to_ty(n, c) for n in name)
     if name.startswith("*"):
-        return pointer_type(str_to_ty(name[1:]))
-    for t in DTYPES:
-        if t.name == name:
-            return t
-    raise TypeError("unknown dtype %r" % name)
+        rest, const = name[1:], False
+        if rest.startswith("k"):
+            rest, const = rest[1:], True
+        return pointer_type(str_to_ty(rest), const=const)
+    if name == "constexpr":
+        return constexpr(c)
+    if name == "none":
+        return None
+    short = {"i1": "int1", "u1": "int1", "B": "int1", "i8": "int8",
+             "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
+             "u16": "uint16", "u32": "uint32", "u64": "uint64"}
+    try:
+        return dtype(short.get(name, name))
+    except ValueError:
+        raise TypeError("unknown type string %r" % (name,)) from None

@@ -67,23 +67,95 @@ for _name in ("neg", "pos", "invert", "abs"):
                 _dunder))
 
 
+# Triton's dtype names, with the tl attribute each is bound to and, for
+# floats, (mantissa bits, exponent bias).
+_FLOATS = {
+    "fp8e4b15": ("float8e4b15", 8, 3, 15),
+    "fp8e4nv": ("float8e4nv", 8, 3, 7),
+    "fp8e4b8": ("float8e4b8", 8, 3, 8),
+    "fp8e5": ("float8e5", 8, 2, 15),
+    "fp8e5b16": ("float8e5b16", 8, 2, 16),
+    "fp16": ("float16", 16, 10, 15),
+    "bf16": ("bfloat16", 16, 7, 127),
+    "fp32": ("float32", 32, 23, 127),
+    "fp64": ("float64", 64, 52, 1023),
+}
+_ALIASES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
+            "float64": "fp64", "float8e4b15": "fp8e4b15",
+            "float8e4nv": "fp8e4nv", "float8e4b8": "fp8e4b8",
+            "float8e5": "fp8e5", "float8e5b16": "fp8e5b16", "bool": "int1"}
+
+
 class dtype:
-    """A Triton element type; ``name`` is Triton's spelling ("float16")."""
+    """A Triton element type: ``tl.dtype("fp16")``; ``name`` is Triton's
+    spelling ("fp16", "int32", "fp8e4nv")."""
 
-    SINT_TYPES = ("int8", "int16", "int32", "int64")
-    UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4b15", "fp8e4nv", "fp8e4b8", "fp8e5", "fp8e5b16",
-                "float16", "bfloat16", "float32", "float64")
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = ["fp8e4b15", "fp8e4nv", "fp8e4b8", "fp8e5", "fp8e5b16",
+                "fp16", "bf16", "fp32", "fp64"]
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
 
-    def __init__(self, name, bitwidth):
+    class SIGNEDNESS:
+        SIGNED = 0
+        UNSIGNED = 1
+
+    class KIND:
+        BOOLEAN = 0
+        INTEGRAL = 1
+        FLOATING = 2
+
+    def __init__(self, name, _bitwidth=None):
+        name = _unwrap(name)
+        if _bitwidth is not None:  # pointer and block types
+            self.name = name
+            self.primitive_bitwidth = _bitwidth
+            return
+        if not isinstance(name, str):
+            raise TypeError("tl.dtype expects a type name such as 'fp16' or "
+                            "'int32', got %r" % (name,))
+        name = _ALIASES.get(name, name)
+        if name not in (self.SINT_TYPES + self.UINT_TYPES + self.FP_TYPES +
+                        self.OTHER_TYPES):
+            raise ValueError(
+                "unknown Triton dtype %r (one of %s)" % (
+                    name, ", ".join(self.SINT_TYPES + self.UINT_TYPES +
+                                    self.FP_TYPES + self.OTHER_TYPES)))
         self.name = name
-        self.primitive_bitwidth = bitwidth
+        if name in self.SINT_TYPES or name in self.UINT_TYPES:
+            bits = 1 if name == "int1" else int(name.lstrip("uint"))
+            self.int_signedness = (self.SIGNEDNESS.SIGNED
+                                   if name in self.SINT_TYPES
+                                   else self.SIGNEDNESS.UNSIGNED)
+            self.int_bitwidth = bits
+            self.primitive_bitwidth = bits
+        elif name in self.FP_TYPES:
+            _, bits, mantissa, bias = _FLOATS[name]
+            self.fp_mantissa_width = mantissa
+            self.primitive_bitwidth = bits
+            self.exponent_bias = bias
+        else:
+            self.primitive_bitwidth = 0
+
+    # -- the tl attribute this type is bound to ("float16") --------------
+    @property
+    def _tl_name(self):
+        f = _FLOATS.get(self.name)
+        return f[0] if f else self.name
+
+    def codegen_name(self):
+        return self._tl_name
+
+    # -- predicates ------------------------------------------------------
+    def is_fp8(self):
+        return self.name in self.FP_TYPES and self.primitive_bitwidth == 8
 
     def is_floating(self):
         return self.name in self.FP_TYPES
 
-    def is_int(self):
-        return self.name in self.SINT_TYPES + self.UINT_TYPES
+    def is_standard_floating(self):
+        return self.name in self.STANDARD_FP_TYPES
 
     def is_int_signed(self):
         return self.name in self.SINT_TYPES
@@ -91,18 +163,67 @@ class dtype:
     def is_int_unsigned(self):
         return self.name in self.UINT_TYPES
 
+    def is_int(self):
+        return self.name in self.SINT_TYPES + self.UINT_TYPES
+
     def is_bool(self):
         return self.name == "int1"
 
+    def is_void(self):
+        return self.name == "void"
+
     def is_ptr(self):
         return False
+
+    def is_block(self):
+        return False
+
+    def is_const(self):
+        return False
+
+    @staticmethod
+    def is_dtype(type_str):
+        return type_str in (dtype.SINT_TYPES + dtype.UINT_TYPES +
+                            dtype.FP_TYPES + dtype.OTHER_TYPES)
+
+    def kind(self):
+        if self.is_bool():
+            return self.KIND.BOOLEAN
+        if self.is_int():
+            return self.KIND.INTEGRAL
+        return self.KIND.FLOATING
+
+    def get_int_max_value(self):
+        if self.is_int_signed():
+            return 2 ** (self.int_bitwidth - 1) - 1
+        if self.is_int_unsigned():
+            return 2 ** self.int_bitwidth - 1
+        raise RuntimeError("%s is not an integer type" % self)
+
+    def get_int_min_value(self):
+        if self.is_int_signed():
+            return -2 ** (self.int_bitwidth - 1)
+        if self.is_int_unsigned():
+            return 0
+        raise RuntimeError("%s is not an integer type" % self)
+
+    @property
+    def scalar(self):
+        return self
 
     @property
     def itemsize(self):
         return max(self.primitive_bitwidth // 8, 1)
 
+    @property
+    def cache_key_part(self):
+        return self.name
+
     def __eq__(self, other):
         return isinstance(other, dtype) and str(self) == str(other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
 
     def __hash__(self):
         return hash(str(self))
@@ -111,20 +232,39 @@ class dtype:
         return self.name
 
     def __repr__(self):
-        return "triton.language." + self.name
+        return "triton.language." + self._tl_name
+
+
+# is_fp16(), is_int32(), is_uint8(), is_fp8e4nv(), ... for every type.
+for _n in (dtype.SINT_TYPES + dtype.UINT_TYPES + dtype.FP_TYPES):
+    setattr(dtype, "is_" + _n,
+            (lambda n: lambda self: self.name == n)(_n))
 
 
 class pointer_type(dtype):
     """A pointer to ``element_ty``."""
 
     def __init__(self, element_ty, address_space=1, const=False):
-        super().__init__("pointer<%s>" % element_ty, 64)
+        super().__init__("%spointer<%s>" % ("const " if const else "",
+                                             element_ty), 64)
         self.element_ty = element_ty
         self.address_space = address_space
         self.const = const
 
     def is_ptr(self):
         return True
+
+    def is_const(self):
+        return self.const
+
+    def is_floating(self):
+        return False
+
+    def is_int(self):
+        return False
+
+    def __repr__(self):
+        return "triton.language.pointer_type(%r)" % (self.element_ty,)
 
 
 class block_type(dtype):
@@ -136,26 +276,33 @@ class block_type(dtype):
         self.element_ty = element_ty
         self.shape = tuple(shape)
 
+    def is_block(self):
+        return True
 
-void = dtype("void", 0)
-int1 = dtype("int1", 1)
-int8 = dtype("int8", 8)
-int16 = dtype("int16", 16)
-int32 = dtype("int32", 32)
-int64 = dtype("int64", 64)
-uint8 = dtype("uint8", 8)
-uint16 = dtype("uint16", 16)
-uint32 = dtype("uint32", 32)
-uint64 = dtype("uint64", 64)
-float8e5 = dtype("fp8e5", 8)
-float8e5b16 = dtype("fp8e5b16", 8)
-float8e4nv = dtype("fp8e4nv", 8)
-float8e4b8 = dtype("fp8e4b8", 8)
-float8e4b15 = dtype("fp8e4b15", 8)
-float16 = dtype("float16", 16)
-bfloat16 = dtype("bfloat16", 16)
-float32 = dtype("float32", 32)
-float64 = dtype("float64", 64)
+    @property
+    def scalar(self):
+        return self.element_ty
+
+
+void = dtype("void")
+int1 = dtype("int1")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float8e5 = dtype("fp8e5")
+float8e5b16 = dtype("fp8e5b16")
+float8e4nv = dtype("fp8e4nv")
+float8e4b8 = dtype("fp8e4b8")
+float8e4b15 = dtype("fp8e4b15")
+float16 = dtype("fp16")
+bfloat16 = dtype("bf16")
+float32 = dtype("fp32")
+float64 = dtype("fp64")
 pi32_t = pointer_type(int32)
 
 DTYPES = (int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
