@@ -46,6 +46,11 @@ const char *tritium::dtypeName(DType t) {
   case DType::BF16: return "bf16";
   case DType::F32: return "fp32";
   case DType::F64: return "fp64";
+  case DType::F8E4NV: return "fp8e4nv";
+  case DType::F8E5: return "fp8e5";
+  case DType::F8E4B15: return "fp8e4b15";
+  case DType::F8E4B8: return "fp8e4b8";
+  case DType::F8E5B16: return "fp8e5b16";
   }
   return "?";
 }
@@ -53,6 +58,8 @@ const char *tritium::dtypeName(DType t) {
 size_t tritium::dtypeBytes(DType t) {
   switch (t) {
   case DType::I1: case DType::I8: case DType::U8: return 1;
+  case DType::F8E4NV: case DType::F8E5: case DType::F8E4B15:
+  case DType::F8E4B8: case DType::F8E5B16: return 1;
   case DType::I16: case DType::U16: case DType::F16: case DType::BF16: return 2;
   case DType::I32: case DType::U32: case DType::F32: return 4;
   case DType::I64: case DType::U64: case DType::F64: return 8;

@@ -87,7 +87,12 @@ private:
 };
 
 /// Element types of buffers.
-enum class DType { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+enum class DType {
+  I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64,
+  // 8-bit floats, one byte per element: e4m3 (NVIDIA, bias 7), e5m2,
+  // e4m3 with bias 15, e4m3fnuz (bias 8), e5m2fnuz (bias 16).
+  F8E4NV, F8E5, F8E4B15, F8E4B8, F8E5B16
+};
 
 /// Triton's spelling ("fp32", "bf16", "i1") and the size of one element.
 const char *dtypeName(DType t);

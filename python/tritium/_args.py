@@ -22,11 +22,22 @@ _TORCH = {"bool": _capi.BOOL, "int8": _capi.I8, "int16": _capi.I16,
           "int32": _capi.I32, "int64": _capi.I64, "uint8": _capi.U8,
           "uint16": _capi.U16, "uint32": _capi.U32, "uint64": _capi.U64,
           "float16": _capi.F16, "bfloat16": _capi.BF16,
-          "float32": _capi.F32, "float64": _capi.F64}
+          "float32": _capi.F32, "float64": _capi.F64,
+          "float8_e4m3fn": _capi.F8E4NV, "float8_e5m2": _capi.F8E5,
+          "float8_e4m3fnuz": _capi.F8E4B8, "float8_e5m2fnuz": _capi.F8E5B16}
+# tl dtypes (TensorWrapper, reinterpret) -> tritium dtype.
+_TL = {"int1": _capi.BOOL, "int8": _capi.I8, "int16": _capi.I16,
+       "int32": _capi.I32, "int64": _capi.I64, "uint8": _capi.U8,
+       "uint16": _capi.U16, "uint32": _capi.U32, "uint64": _capi.U64,
+       "fp16": _capi.F16, "bf16": _capi.BF16, "fp32": _capi.F32,
+       "fp64": _capi.F64, "fp8e4nv": _capi.F8E4NV, "fp8e5": _capi.F8E5,
+       "fp8e4b15": _capi.F8E4B15, "fp8e4b8": _capi.F8E4B8,
+       "fp8e5b16": _capi.F8E5B16}
 _ITEMSIZE = {_capi.BOOL: 1, _capi.I8: 1, _capi.I16: 2, _capi.I32: 4,
              _capi.I64: 8, _capi.U8: 1, _capi.U16: 2, _capi.U32: 4,
              _capi.U64: 8, _capi.F16: 2, _capi.BF16: 2, _capi.F32: 4,
-             _capi.F64: 8}
+             _capi.F64: 8, _capi.F8E4NV: 1, _capi.F8E5: 1, _capi.F8E4B15: 1,
+             _capi.F8E4B8: 1, _capi.F8E5B16: 1}
 
 
 # -- the fast launch path ----------------------------------------------------
@@ -220,6 +231,16 @@ def _with_device(options, device):
 def _buffer(name, value):
     """(data pointer, bytes, dtype) of an array-like, or None."""
     if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
+        tl_dtype = value.dtype if isinstance(value.dtype, core.dtype) \
+            else None
+        if tl_dtype is not None and hasattr(value, "base"):
+            # A TensorWrapper: the base tensor's memory as another dtype.
+            dt = _TL.get(tl_dtype.name)
+            if dt is None:
+                raise TypeError("argument '%s': cannot pass a tensor of %s"
+                                % (name, tl_dtype))
+            ptr, nbytes, _ = _buffer(name, value.base)
+            return ptr, nbytes, dt
         device = getattr(value, "device", None)
         device_type = getattr(device, "type", device)
         if device_type is not None and str(device_type) != "cpu":

@@ -20,6 +20,7 @@ ERROR_INTERNAL = 4
 
 # tritium_dtype
 BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
+F8E4NV, F8E5, F8E4B15, F8E4B8, F8E5B16 = range(13, 18)
 
 # tritium_constexpr_kind
 CONSTEXPR_INT, CONSTEXPR_FLOAT, CONSTEXPR_BOOL = 0, 1, 2
@@ -118,6 +119,8 @@ def _declare(lib):
             c.c_int, [c.c_void_p, c.POINTER(c.c_int64), c.POINTER(Arg),
                       c.c_size_t, c.POINTER(LaunchOptions)]),
         "tritium_cuda_available": (c.c_int, []),
+        "tritium_cuda_device_attribute": (c.c_int, [c.c_int,
+                                                   c.POINTER(c.c_int)]),
         "tritium_kernel_warmup": (
             c.c_int, [c.c_void_p, c.POINTER(Arg), c.c_size_t,
                       c.POINTER(LaunchOptions), c.POINTER(c.c_char_p)]),

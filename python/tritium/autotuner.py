@@ -13,12 +13,8 @@ import json
 import os
 import time
 
-from .errors import CompilationError, OutOfResources, TritonError
+from .errors import AutotunerError, CompilationError, OutOfResources
 from .jit import KernelInterface
-
-
-class AutotunerError(TritonError):
-    """The autotuner has no config left to run."""
 
 
 class Config:

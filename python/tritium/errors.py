@@ -51,3 +51,12 @@ class OutOfResources(TritonError):
         self.required, self.limit, self.name = required, limit, name
         super().__init__("out of resource: %s, Required: %s, Hardware "
                          "limit: %s" % (name, required, limit))
+
+
+class PTXASError(TritonError):
+    """ptxas rejected a kernel's PTX (the autotuner counts such configs as
+    infinitely slow)."""
+
+
+class AutotunerError(TritonError):
+    """The autotuner has no config left to run."""

@@ -71,7 +71,8 @@ bool toDType(int d, tritium::DType &out) {
   static const DType table[] = {DType::I1,  DType::I8,  DType::I16,  DType::I32,
                                 DType::I64, DType::U8,  DType::U16,  DType::U32,
                                 DType::U64, DType::F16, DType::BF16, DType::F32,
-                                DType::F64};
+                                DType::F64, DType::F8E4NV, DType::F8E5,
+                                DType::F8E4B15, DType::F8E4B8, DType::F8E5B16};
   if (d < 0 || d >= int(sizeof(table) / sizeof(table[0])))
     return false;
   out = table[d];

@@ -91,7 +91,12 @@ typedef enum tritium_dtype {
   TRITIUM_F16 = 9,
   TRITIUM_BF16 = 10,
   TRITIUM_F32 = 11,
-  TRITIUM_F64 = 12
+  TRITIUM_F64 = 12,
+  TRITIUM_F8E4NV = 13, /* fp8 e4m3fn (torch.float8_e4m3fn) */
+  TRITIUM_F8E5 = 14, /* fp8 e5m2 (torch.float8_e5m2) */
+  TRITIUM_F8E4B15 = 15, /* fp8 e4m3, exponent bias 15 */
+  TRITIUM_F8E4B8 = 16, /* fp8 e4m3fnuz (torch.float8_e4m3fnuz) */
+  TRITIUM_F8E5B16 = 17 /* fp8 e5m2fnuz (torch.float8_e5m2fnuz) */
 } tritium_dtype;
 
 /* The bytes of one element of `dtype` (0 for an unknown value). */

@@ -48,6 +48,11 @@ inline std::string tl(DType t) {
   case DType::BF16: return "tl.bfloat16";
   case DType::F32: return "tl.float32";
   case DType::F64: return "tl.float64";
+  case DType::F8E4NV: return "tl.float8e4nv";
+  case DType::F8E5: return "tl.float8e5";
+  case DType::F8E4B15: return "tl.float8e4b15";
+  case DType::F8E4B8: return "tl.float8e4b8";
+  case DType::F8E5B16: return "tl.float8e5b16";
   }
   return "?";
 }

@@ -1,6 +1,8 @@
 """``tritium.language`` (``triton.language``, imported as ``tl``): the names
 kernel modules use at import time. See core.py."""
 
+import builtins
+
 from . import core
 from .core import (DTYPES, Placeholder, block_type, constexpr, dtype,
                    pointer_type, placeholders)
@@ -35,8 +37,8 @@ def str_to_ty(name, c=None):
     """The type a signature string names: "fp16", "i32", "u8", "*fp32"
     (a pointer), "*kfp32" (a const pointer), "constexpr" (the value `c`),
     or a dtype name ("float16", "int32")."""
-    if isinstance(name, tuple):
-        return tuple(str_to_ty(n, c) for n in name)
+    if isinstance(name, builtins.tuple):
+        return builtins.tuple(str_to_ty(n, c) for n in name)
     if name.startswith("*"):
         rest, const = name[1:], False
         if rest.startswith("k"):

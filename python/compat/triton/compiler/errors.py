@@ -1,0 +1,5 @@
+"""``triton.compiler.errors``."""
+
+from tritium.errors import CompilationError
+
+__all__ = ["CompilationError"]
