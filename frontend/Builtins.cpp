@@ -558,5 +558,6 @@ void tritium::fe::registerCoreBuiltins(BuiltinTable &t) {
   t["tl.dot"] = dot;
   t["tl.cast"] = castFn;
   t["tensor.to"] = castFn;
+  t["tensor.cast"] = castFn;
   t["tl.where"] = whereFn;
 }

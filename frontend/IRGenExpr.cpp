@@ -309,6 +309,9 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
   case TValue::Int: case TValue::Float: case TValue::Bool:
     if (attr == "value")
       return base; // tl.constexpr(...).value
+    if (attr == "dtype") // as Triton, which makes a tensor of a local number
+      return TValue::type(base.kind == TValue::Bool ? DType(DType::I1)
+                                                    : typeOf(base, l));
     break;
   default:
     break;

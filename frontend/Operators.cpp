@@ -336,9 +336,9 @@ TValue Emitter::binary(BinOpKind op, const TValue &a0, const TValue &c0,
                  op == BinOpKind::BitXor || op == BinOpKind::LShift ||
                  op == BinOpKind::RShift;
   if (bitwise && !t.isInt())
-    error(l, std::string("bitwise operator ") + opSpelling(op) +
-                 " needs integer operands, got " + a0.typeStr() + " and " +
-                 c0.typeStr());
+    error(l, "invalid operands of type " + a0.typeStr() + " and " +
+                 c0.typeStr() + " for bitwise operator " + opSpelling(op) +
+                 " (it needs integers)");
   if (op == BinOpKind::FloorDiv && !t.isInt())
     error(l, "'//' needs integer operands (it truncates toward zero on "
              "tensors), got " + a0.typeStr() + " and " + c0.typeStr() +

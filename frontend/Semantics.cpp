@@ -216,7 +216,7 @@ DType Emitter::promote(const TValue &a, const TValue &c, BinOpKind op,
     return at.isFP8() ? at : ct;
   if (divMod && at.isUnsigned() != ct.isUnsigned() && !at.isBool() &&
       !ct.isBool())
-    error(l, "cannot use /, // or % with " + at.name() + " and " + ct.name() +
+    error(l, "Cannot use /, // or % with " + at.name() + " and " + ct.name() +
                  " because they have different signedness; cast them to the "
                  "same signedness");
   return integerPromote(at, ct);

@@ -232,6 +232,20 @@ public:
       // Should not happen in verified IR; give it a zeroed slot.
       return define(v);
     }
+    if (lanes > 0 && !prog.slots[it->second].lane)
+      if (auto c = v.getDefiningOp<arith::ConstantOp>()) {
+        // A constant that CSE or folding placed outside a combine region:
+        // the region gets a lane copy of its own.
+        auto lc = laneConstants.find(v);
+        if (lc != laneConstants.end())
+          return lc->second;
+        int outer = it->second;
+        buildConstant(c); // defines slots[v] as a lane slot
+        int copy = slots[v];
+        slots[v] = outer;
+        laneConstants[v] = copy;
+        return copy;
+      }
     return it->second;
   }
 
@@ -279,10 +293,13 @@ public:
     if (r.empty())
       return out;
     int64_t saved = lanes;
+    llvm::DenseMap<Value, int> savedConstants;
+    savedConstants.swap(laneConstants);
     if (regionLanes > 0)
       lanes = regionLanes;
     buildBlock(r.front(), *out);
     lanes = saved;
+    laneConstants.swap(savedConstants);
     return out;
   }
 
@@ -401,6 +418,9 @@ public:
   Program &prog;
   llvm::DenseMap<Value, int> slots;
   int64_t lanes = 0;
+  /// Lane copies of constants defined outside the combine region being
+  /// built.
+  llvm::DenseMap<Value, int> laneConstants;
   std::optional<std::string> err;
   std::optional<Type> badType;
 };

@@ -7,7 +7,8 @@ import lit.formats
 config.name = "tritium"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "python", "gpu"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "python", "gpu",
+                   "triton_suite"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tritium_obj_root, "tests")
 

@@ -326,7 +326,7 @@ def _fill_arg(arg, name, value, no_specialize):
             arg.value.i = v - 2**64
             arg.flags |= _capi.ARG_UNSIGNED
         else:
-            raise ValueError("argument '%s': %d does not fit in 64 bits"
+            raise OverflowError("argument '%s': %d does not fit in 64 bits"
                              % (name, v))
         return
     if isinstance(value, float) or hasattr(value, "__float__"):
@@ -353,7 +353,7 @@ def _constexpr_value(name, value):
         elif 0 <= value < 2**64:
             c.kind, c.s = _capi.CONSTEXPR_LITERAL, str(value).encode()
         else:
-            raise ValueError("constexpr '%s': %d does not fit in 64 bits"
+            raise OverflowError("constexpr '%s': %d does not fit in 64 bits"
                              % (name, value))
     elif isinstance(value, float):
         c.kind, c.f = _capi.CONSTEXPR_FLOAT, value

@@ -753,7 +753,7 @@ def bad_floordiv_float(X, N: tl.constexpr):
 @triton.jit
 def bad_bitwise_float(X, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
-    # CHECK-BITWISE-FLOAT: errors.py:[[@LINE+3]]:11: error: bitwise operator & needs integer operands, got float32[128] and float32[128]
+    # CHECK-BITWISE-FLOAT: errors.py:[[@LINE+3]]:11: error: invalid operands of type float32[128] and float32[128] for bitwise operator & (it needs integers)
     # CHECK-BITWISE-FLOAT-NEXT: y = x & x
     # CHECK-BITWISE-FLOAT-NEXT: {{^ *\^$}}
     y = x & x
@@ -764,7 +764,7 @@ def bad_bitwise_float(X, N: tl.constexpr):
 def bad_mixed_sign_floordiv(A, B, N: tl.constexpr):
     a = tl.load(A + tl.arange(0, N))
     b = tl.load(B + tl.arange(0, N))
-    # CHECK-MIXED-SIGN: errors.py:[[@LINE+3]]:11: error: cannot use /, // or % with int32 and uint32 because they have different signedness; cast them to the same signedness
+    # CHECK-MIXED-SIGN: errors.py:[[@LINE+3]]:11: error: Cannot use /, // or % with int32 and uint32 because they have different signedness; cast them to the same signedness
     # CHECK-MIXED-SIGN-NEXT: c = a // b
     # CHECK-MIXED-SIGN-NEXT: {{^ *\^$}}
     c = a // b

@@ -77,7 +77,7 @@ def test_errors_through_the_fast_path():
         axpy_kernel[(1,)](x, x, 16, 1.0, False, nope=1)
     with pytest.raises(TypeError, match="y_ptr"):
         axpy_kernel[(1,)](x, "y", 16, 1.0, False)
-    with pytest.raises(ValueError, match="64 bits"):
+    with pytest.raises(OverflowError, match="64 bits"):
         axpy_kernel[(1,)](x, x, 2**65, 1.0, False)
     with pytest.raises(TypeError, match="launch options"):
         axpy_kernel[(1,)](x, x, 16, 1.0, False, num_warps="four")

@@ -4,6 +4,8 @@ host-side helpers Triton's tests and users import from here:
 dtype, e.g. uint32 or fp8 data held in an int tensor) and
 ``type_canonicalisation_dict`` (type names to signature names)."""
 
+import numpy as np
+
 from tritium.jit import JITFunction, KernelInterface, jit
 from tritium.language import core as _core
 
@@ -34,23 +36,27 @@ class TensorWrapper:
         self.dtype = dtype
         self.base = base
         self.data = getattr(base, "data", None)
-        self.device = getattr(base, "device", None)
+        self.device = getattr(base, "device", "cpu")
         self.shape = tuple(base.shape)
 
     def data_ptr(self):
-        return self.base.data_ptr()
+        if hasattr(self.base, "data_ptr"):
+            return self.base.data_ptr()
+        return self.base.__array_interface__["data"][0]  # a numpy array
 
     def stride(self, *args):
         return self.base.stride(*args)
 
     def numel(self):
-        return self.base.numel()
+        return int(np.prod(self.shape)) if not hasattr(self.base, "numel") \
+            else self.base.numel()
 
     def element_size(self):
-        return self.base.element_size()
+        return self.base.itemsize if not hasattr(self.base, "element_size") \
+            else self.base.element_size()
 
     def dim(self):
-        return self.base.dim()
+        return len(self.shape)
 
     @property
     def is_cuda(self):
@@ -87,7 +93,7 @@ def reinterpret(tensor, dtype):
         if dtype == tensor.base.dtype:
             return tensor.base
         return TensorWrapper(tensor.base, dtype)
-    if hasattr(tensor, "data_ptr"):
+    if hasattr(tensor, "data_ptr") or hasattr(tensor, "__array_interface__"):
         if not isinstance(dtype, _core.dtype):
             raise TypeError("reinterpret: dtype must be a tl dtype, got %r"
                             % (dtype,))

@@ -1,0 +1,117 @@
+"""Triton's public surface beyond @jit: triton.runtime (driver.active,
+errors, jit helpers), triton.knobs, tl.dtype, triton._internal_testing,
+and tensors reinterpreted as other dtypes (fp8, unsigned) as arguments."""
+
+import os
+
+import numpy as np
+import pytest
+
+import triton
+import triton.language as tl
+from triton.runtime.jit import TensorWrapper, reinterpret
+
+
+@triton.jit
+def widen_kernel(X, Out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n)
+    tl.store(Out + offs, x.to(tl.float32), mask=offs < n)
+
+
+def test_driver_on_the_interpreter():
+    d = triton.runtime.driver.active
+    target = d.get_current_target()
+    props = d.utils.get_device_properties(d.get_current_device())
+    if target.backend == "cuda":
+        assert target.arch >= 70 and target.warp_size == 32
+    else:
+        assert target == triton.GPUTarget("cpu", 0, 1)
+        assert props["multiprocessor_count"] == (os.cpu_count() or 1)
+    assert set(props) >= {"max_shared_mem", "max_num_regs",
+                          "multiprocessor_count", "warpSize",
+                          "sm_clock_rate", "mem_clock_rate", "mem_bus_width"}
+    assert d.get_benchmarker() is triton.testing.do_bench
+
+
+def test_errors_module():
+    from triton.runtime.errors import (InterpreterError, OutOfResources,
+                                       PTXASError)
+    assert issubclass(InterpreterError, triton.TritonError)
+    assert issubclass(PTXASError, triton.TritonError)
+    assert OutOfResources is triton.OutOfResources
+
+
+def test_dtype_api():
+    assert tl.dtype("int8") == tl.int8
+    assert tl.dtype("float16") == tl.float16 and tl.float16.name == "fp16"
+    assert tl.dtype.SINT_TYPES + tl.dtype.UINT_TYPES == [
+        "int8", "int16", "int32", "int64", "int1", "uint8", "uint16",
+        "uint32", "uint64"]
+    assert [tl.dtype(n) for n in tl.dtype.STANDARD_FP_TYPES] == [
+        tl.float16, tl.bfloat16, tl.float32, tl.float64]
+    assert tl.float32.fp_mantissa_width == 23 and \
+        tl.bfloat16.exponent_bias == 127
+    assert tl.float8e4nv.is_fp8() and tl.float8e4nv.is_fp8e4nv()
+    assert tl.uint16.is_int_unsigned() and tl.uint16.int_bitwidth == 16
+    assert tl.int8.get_int_max_value() == 127
+    assert tl.str_to_ty("*fp32", None).element_ty == tl.float32
+    assert tl.str_to_ty("*kbf16", None).is_const()
+    with pytest.raises(ValueError, match="unknown Triton dtype 'int7'"):
+        tl.dtype("int7")
+
+
+def test_knobs_scope_and_environment(monkeypatch):
+    monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
+    monkeypatch.delenv("TRITIUM_CACHE_DIR", raising=False)
+    monkeypatch.setenv("TRITON_DEBUG", "1")
+    assert triton.knobs.runtime.debug is True
+    with triton.knobs.cache.scope():
+        triton.knobs.cache.dir = "/tmp/tritium-knob-test"
+        assert os.environ["TRITIUM_CACHE_DIR"] == "/tmp/tritium-knob-test"
+        assert triton.knobs.cache.dir == "/tmp/tritium-knob-test"
+    assert "TRITIUM_CACHE_DIR" not in os.environ
+    assert "dir" in triton.knobs.cache.knob_descriptors
+
+
+def test_internal_testing_helpers():
+    from triton._internal_testing import (is_cuda, is_interpreter,
+                                          numpy_random, str_to_triton_dtype)
+    x = numpy_random((4, 4), "int16")
+    assert x.dtype == np.int16 and (x != 0).all()
+    assert str_to_triton_dtype("bfloat16") == tl.bfloat16
+    assert is_interpreter() == (os.environ.get("TRITON_INTERPRET") == "1")
+    assert isinstance(is_cuda(), bool)
+
+
+def test_fp8_data_through_reinterpret():
+    bits = np.array([0x3C, 0x40, 0xBC, 0x00], dtype=np.uint8)  # e5m2
+    out = np.zeros(4, dtype=np.float32)
+    arg = reinterpret(bits, tl.float8e5)
+    assert isinstance(arg, TensorWrapper)
+    widen_kernel[(1,)](arg, out, 4, BLOCK=4)
+    np.testing.assert_array_equal(out, [1.0, 2.0, -1.0, 0.0])
+
+
+def test_unsigned_data_through_reinterpret():
+    x = np.array([-1, 1, -2, 0], dtype=np.int32)
+    out = np.zeros(4, dtype=np.float32)
+    widen_kernel[(1,)](reinterpret(x, tl.uint32), out, 4, BLOCK=4)
+    np.testing.assert_array_equal(out, x.view(np.uint32).astype(np.float32))
+
+
+def test_int_arguments_past_64_bits_overflow():
+    out = np.zeros(4, dtype=np.float32)
+    with pytest.raises(OverflowError, match="argument 'n'"):
+        widen_kernel[(1,)](np.zeros(4, np.float32), out, 2 ** 64, BLOCK=4)
+
+
+def test_decorators():
+    @triton.constexpr_function
+    def f(x):
+        return x * 2
+    assert f(3) == 6
+    assert triton.must_use_result(f) is f
+    triton.set_allocator(lambda size, align, stream: None)
+    with pytest.raises(TypeError, match="callable"):
+        triton.set_allocator(3)
