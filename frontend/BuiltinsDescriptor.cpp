@@ -52,9 +52,10 @@ static TValue makeDescriptor(Emitter &em, CallArgs &c) {
   em.checkBlockShape(block, a.loc("block_shape"));
   DType elem = base.dtype.pointee();
   if (block.back() * int64_t(std::max(1u, elem.bits() / 8)) < 16)
-    em.error(a.loc("block_shape"), "the last block dimension must span at least 16 "
-                                   "bytes, got " + std::to_string(block.back()) +
-                                       " x " + elem.name());
+    em.error(a.loc("block_shape"),
+             "Descriptor block shape must have at least 16 bytes in the last "
+             "dimension, got " + std::to_string(block.back()) + " x " +
+                 elem.name());
   auto list = [&](const char *name) {
     const TValue &v = a.get(name);
     if (v.kind != TValue::Tuple || v.elems.size() != rank)

@@ -36,6 +36,8 @@ struct CudaCompiled {
   std::string paramKinds;
   bool fromCache = false;
   cuda::PtxasReport ptxas;
+  /// The stages' text: tile-gpu.mlir, kernel.ll, kernel.ptx, kernel.cubin.
+  std::map<std::string, std::string> artifacts;
 };
 } // namespace tritium::rt
 
@@ -131,6 +133,7 @@ tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kern
       image = a["kernel.ptx"];
       isPtx = true;
     }
+    out->artifacts = a;
     out->numWarps = std::stoul(entry->metadata["num_warps"]);
     out->sharedBytes = std::stoul(entry->metadata["shared"]);
     out->fromCache = !image.empty();
@@ -167,12 +170,33 @@ tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kern
     e.metadata["shared"] = std::to_string(art.sharedBytes);
     e.metadata["arch"] = arch;
     (void)cache.store(key, e); // a cache that cannot be written is no error
+    out->artifacts = std::move(e.artifacts);
   }
   auto loaded = dev->loadModule(image, isPtx, kernel);
   if (!loaded)
     return loaded.error();
   out->kernel = std::move(*loaded);
   return out;
+}
+
+void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
+  info.gpu = true;
+  info.numWarps = int(k.numWarps);
+  info.sharedBytes = int(k.sharedBytes);
+  if (k.kernel) {
+    info.numRegs = k.kernel->resources().numRegs;
+    info.numSpills = k.kernel->resources().localBytes / 4;
+  }
+  static const std::pair<const char *, const char *> names[] = {
+      {"tile-gpu.mlir", "ttgir"},
+      {"kernel.ll", "llir"},
+      {"kernel.ptx", "ptx"},
+      {"kernel.cubin", "cubin"}};
+  for (auto &[file, stage] : names) {
+    auto it = k.artifacts.find(file);
+    if (it != k.artifacts.end())
+      info.stages[stage] = it->second;
+  }
 }
 
 std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,

@@ -42,6 +42,9 @@ std::optional<Error> launchCuda(CudaCompiled &k, const Grid &grid,
                                 const std::vector<Arg> &args,
                                 const std::vector<std::string> &argNames);
 
+/// Fills the GPU stages and resources of `info` from a loaded kernel.
+void describeCuda(const CudaCompiled &k, CompiledInfo &info);
+
 /// The resources of a loaded kernel, one line.
 std::string cudaReport(const CudaCompiled &k);
 

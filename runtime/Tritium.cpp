@@ -16,7 +16,9 @@
 #include "runtime/KernelSource.h"
 #include "runtime/Specialize.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -128,6 +130,10 @@ struct Specialization {
   /// launches only.
   std::string interpError;
   std::shared_ptr<rt::CudaCompiled> gpu; // compiled on the first GPU launch
+  std::string signature;
+  int numWarps = 4, numStages = 3;
+  CompiledInfo info; // filled by Kernel::lastCompiled
+  bool infoHasGpu = false, infoReady = false;
 };
 } // namespace
 
@@ -150,6 +156,7 @@ public:
   /// after the first successful compile).
   std::vector<std::optional<bool>> isPointer;
   std::map<std::string, Specialization> cache;
+  Specialization *last = nullptr; // of the latest launch or warmup
   size_t compiles = 0;
   std::vector<std::string> staticPrints;
 
@@ -280,7 +287,7 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
                     ";maxnreg=" + std::to_string(options.maxnreg);
   auto it = cache.find(key);
   if (it != cache.end())
-    return &it->second;
+    return last = &it->second;
   fe::CompileOptions copts;
   copts.numWarps = options.numWarps;
   copts.numStages = options.numStages;
@@ -302,7 +309,10 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
   ++compiles;
   for (size_t k = 0; k < bound.size(); ++k)
     isPointer[k] = bound[k].kind == Arg::Buffer;
-  return &cache.emplace(key, std::move(spec)).first->second;
+  spec.signature = sig;
+  spec.numWarps = options.numWarps;
+  spec.numStages = options.numStages;
+  return last = &cache.emplace(key, std::move(spec)).first->second;
 }
 
 //===----------------------------------------------------------------------===//
@@ -341,6 +351,20 @@ Expected<std::string> Kernel::signature(const std::vector<Arg> &args) const {
   return state_->signatureOf(bound);
 }
 
+/// Compiles `sp` for the CUDA device once.
+static std::optional<Error> ensureGpu(Specialization &sp, const std::string &kernel,
+                                      const LaunchOptions &options) {
+  if (sp.gpu)
+    return std::nullopt;
+  auto compiled = rt::compileForCudaDevice(*sp.compiled.module, kernel,
+                                           options.numWarps, options.numStages,
+                                           unsigned(options.maxnreg));
+  if (!compiled)
+    return compiled.error();
+  sp.gpu = *compiled;
+  return std::nullopt;
+}
+
 Expected<std::string> Kernel::warmup(const std::vector<Arg> &args,
                                      const LaunchOptions &options) {
   std::vector<Arg> bound;
@@ -349,7 +373,34 @@ Expected<std::string> Kernel::warmup(const std::vector<Arg> &args,
   auto spec = state_->specialize(bound, options);
   if (!spec)
     return spec.error();
+  if (options.device == Device::Cuda)
+    if (auto err = ensureGpu(**spec, state_->src.kernel, options))
+      return *err;
   return state_->signatureOf(bound);
+}
+
+const CompiledInfo *Kernel::lastCompiled() const {
+  Specialization *sp = state_->last;
+  if (!sp)
+    return nullptr;
+  if (!sp->infoReady || (sp->gpu && !sp->infoHasGpu)) {
+    CompiledInfo &info = sp->info;
+    info.name = state_->src.kernel;
+    info.signature = sp->signature;
+    info.numWarps = sp->numWarps;
+    info.numStages = sp->numStages;
+    if (sp->compiled.module) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      sp->compiled.module->print(os);
+      info.stages["ttir"] = std::move(text);
+    }
+    if (sp->gpu)
+      rt::describeCuda(*sp->gpu, info);
+    sp->infoReady = true;
+    sp->infoHasGpu = bool(sp->gpu);
+  }
+  return &sp->info;
 }
 
 std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &args,
@@ -368,14 +419,8 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     return std::nullopt; // an empty grid runs nothing, as in Triton
   if (options.device == Device::Cuda) {
     Specialization &sp = **spec;
-    if (!sp.gpu) {
-      auto compiled = rt::compileForCudaDevice(*sp.compiled.module, state_->src.kernel,
-                                               options.numWarps, options.numStages,
-                                               unsigned(options.maxnreg));
-      if (!compiled)
-        return compiled.error();
-      sp.gpu = *compiled;
-    }
+    if (auto err = ensureGpu(sp, state_->src.kernel, options))
+      return err;
     std::vector<Arg> gargs;
     std::vector<std::string> names;
     for (size_t k = 0; k < bound.size(); ++k) {

@@ -248,6 +248,22 @@ struct CompileOptions {
 
 class KernelState;
 
+/// One compiled specialization, as a launch or warmup left it: its stages
+/// as text ("ttir": the tile IR after the tile passes; on the GPU also
+/// "ttgir": the tile IR with layouts, "llir", "ptx", "cubin" (binary)) and
+/// the resources the driver reports.
+struct CompiledInfo {
+  std::string name;
+  std::string signature;
+  bool gpu = false;        // compiled for the CUDA device
+  int numWarps = 4;
+  int numStages = 3;
+  int sharedBytes = 0;     // shared memory the kernel launches with
+  int numRegs = 0;         // registers per thread (GPU)
+  int numSpills = 0;       // local-memory words per thread (GPU)
+  std::map<std::string, std::string> stages;
+};
+
 /// A compiled kernel: its source and constexprs, and a cache of the
 /// specializations launched so far.
 class Kernel {
@@ -283,6 +299,9 @@ public:
   size_t numCompiles() const;
   /// Output of tl.static_print from the latest compile.
   const std::vector<std::string> &staticPrints() const;
+  /// The specialization the latest launch or warmup used (null before
+  /// one); valid while the kernel lives.
+  const CompiledInfo *lastCompiled() const;
 
 private:
   friend class Compiler;

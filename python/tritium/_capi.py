@@ -57,6 +57,12 @@ class Arg(ctypes.Structure):
                 ("value", _Value)]
 
 
+class CompiledInfo(ctypes.Structure):
+    _fields_ = [("on_gpu", ctypes.c_int), ("num_warps", ctypes.c_int),
+                ("num_stages", ctypes.c_int), ("shared", ctypes.c_int),
+                ("n_regs", ctypes.c_int), ("n_spills", ctypes.c_int)]
+
+
 class LaunchOptions(ctypes.Structure):
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
                 ("num_ctas", ctypes.c_int), ("maxnreg", ctypes.c_int),
@@ -121,6 +127,10 @@ def _declare(lib):
         "tritium_cuda_available": (c.c_int, []),
         "tritium_cuda_device_attribute": (c.c_int, [c.c_int,
                                                    c.POINTER(c.c_int)]),
+        "tritium_kernel_compiled_info": (
+            c.c_int, [c.c_void_p, c.POINTER(CompiledInfo)]),
+        "tritium_kernel_compiled_stage": (
+            c.c_void_p, [c.c_void_p, c.c_char_p, c.POINTER(c.c_size_t)]),
         "tritium_kernel_warmup": (
             c.c_int, [c.c_void_p, c.POINTER(Arg), c.c_size_t,
                       c.POINTER(LaunchOptions), c.POINTER(c.c_char_p)]),

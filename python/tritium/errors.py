@@ -60,3 +60,8 @@ class PTXASError(TritonError):
 
 class AutotunerError(TritonError):
     """The autotuner has no config left to run."""
+
+
+class CompileReason(TritonError):
+    """The reason of a CompilationError, without its location (the error's
+    ``__cause__``, as Triton chains the exception its frontend raised)."""

@@ -25,7 +25,9 @@ from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
                     _tuple_getter, _with_device)
-from .errors import CompilationError, InterpreterError, UnknownArgumentError
+from .compiled import CompiledKernel
+from .errors import (CompilationError, CompileReason, InterpreterError,
+                     UnknownArgumentError)
 from .language import core
 
 # Launch keyword arguments (Triton's backend options) and their defaults.
@@ -61,6 +63,12 @@ class _Kernel:
 
 def _raise_status(status, message):
     if status == _capi.ERROR_COMPILE:
+        # As in Triton, the reason alone is the error's cause.
+        first = message.split("\n", 1)[0]
+        reason = first.split(": error: ", 1)[1] if ": error: " in first \
+            else None
+        if reason:
+            raise CompilationError(message) from CompileReason(reason)
         raise CompilationError(message)
     if status == _capi.ERROR_RUNTIME:
         raise InterpreterError(message)
@@ -437,7 +445,7 @@ class JITFunction(KernelInterface):
             except CompilationError as e:
                 # The diagnostic names the user's file:line:col; the frames
                 # of the launcher below this one add nothing to it.
-                raise e.with_traceback(None) from None
+                raise e.with_traceback(None) from e.__cause__
         return launcher
 
     def _launch_options(self, extra):
@@ -544,7 +552,7 @@ class JITFunction(KernelInterface):
                 _raise_status(status, _capi.last_error())
         if state.copies:
             state.finish()
-        return None
+        return CompiledKernel(kernel, self.__name__)
 
     def run(self, *args, grid=None, warmup=False, **kwargs):
         """Binds, compiles when needed and launches on `grid` (a tuple, or
@@ -575,7 +583,7 @@ class JITFunction(KernelInterface):
                 message = _capi.last_error() if status else ""
             if status:
                 _raise_status(status, message)
-            return sig.value.decode()
+            return CompiledKernel(kernel, self.__name__, sig.value.decode())
         if grid is None:
             raise ValueError("%s: no grid; launch as %s[grid](...)"
                              % (self.__name__, self.__name__))
@@ -592,11 +600,13 @@ class JITFunction(KernelInterface):
             _raise_status(status, message)
         if state.copies:
             state.finish()
-        return None
+        return CompiledKernel(kernel, self.__name__)
 
     def warmup(self, *args, grid=None, **kwargs):
-        """Compiles the specialization `args` select; returns its
-        signature ("*fp32:16,*fp32:16,i32,1024")."""
+        """Compiles the specialization `args` select without launching
+        (for the GPU too when the tensors are CUDA tensors); returns its
+        CompiledKernel, whose ``metadata.signature`` is the specialization
+        ("*fp32:16,*fp32:16,i32,1024")."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
 

@@ -296,6 +296,41 @@ size_t tritium_kernel_num_compiles(const tritium_kernel *kernel) {
   return kernel ? kernel->kernel.numCompiles() : 0;
 }
 
+tritium_status tritium_kernel_compiled_info(const tritium_kernel *kernel,
+                                            tritium_compiled_info *out) {
+  if (!kernel || !out)
+    return fail(TRITIUM_ERROR_ARGUMENT, "kernel or out is null");
+  const tritium::CompiledInfo *info = kernel->kernel.lastCompiled();
+  if (!info)
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                "kernel '" + kernel->kernel.name() +
+                    "' has not been launched or warmed up yet");
+  out->on_gpu = info->gpu ? 1 : 0;
+  out->num_warps = info->numWarps;
+  out->num_stages = info->numStages;
+  out->shared = info->sharedBytes;
+  out->n_regs = info->numRegs;
+  out->n_spills = info->numSpills;
+  return TRITIUM_OK;
+}
+
+const char *tritium_kernel_compiled_stage(const tritium_kernel *kernel,
+                                          const char *stage, size_t *size) {
+  if (size)
+    *size = 0;
+  if (!kernel || !stage)
+    return nullptr;
+  const tritium::CompiledInfo *info = kernel->kernel.lastCompiled();
+  if (!info)
+    return nullptr;
+  auto it = info->stages.find(stage);
+  if (it == info->stages.end())
+    return nullptr;
+  if (size)
+    *size = it->second.size();
+  return it->second.data();
+}
+
 int tritium_cuda_available(void) {
   std::string why;
   if (tritium::cudaAvailable(&why))

@@ -261,6 +261,28 @@ TRITIUM_API tritium_status tritium_kernel_warmup(
     tritium_kernel *kernel, const tritium_arg *args, size_t nargs,
     const tritium_launch_options *options, const char **signature);
 
+/* ---------------------------------------------------------------------------
+ * The specialization the latest launch or warmup of a kernel used.
+ * ------------------------------------------------------------------------- */
+
+typedef struct tritium_compiled_info {
+  int on_gpu;     /* 1 when compiled for the CUDA device */
+  int num_warps;
+  int num_stages;
+  int shared;     /* bytes of shared memory it launches with */
+  int n_regs;     /* registers per thread (GPU) */
+  int n_spills;   /* local-memory words per thread (GPU) */
+} tritium_compiled_info;
+
+/* TRITIUM_ERROR_ARGUMENT before any launch or warmup. */
+TRITIUM_API tritium_status tritium_kernel_compiled_info(
+    const tritium_kernel *kernel, tritium_compiled_info *out);
+/* A stage's text ("ttir", and after a GPU launch or warmup "ttgir", "llir",
+   "ptx", "cubin"), with its size (a cubin is binary); NULL when that stage
+   was not made. Valid until the kernel is destroyed. */
+TRITIUM_API const char *tritium_kernel_compiled_stage(
+    const tritium_kernel *kernel, const char *stage, size_t *size);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -47,7 +47,7 @@ def desc_stride(X, M, s):
 # RUN: not tritium compile %s --kernel desc_narrow --signature "*fp16,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-NARROW
 @triton.jit
 def desc_narrow(X, M):
-    # CHECK-NARROW: descriptors.py:[[@LINE+1]]:54: error: the last block dimension must span at least 16 bytes, got 4 x float16
+    # CHECK-NARROW: descriptors.py:[[@LINE+1]]:54: error: Descriptor block shape must have at least 16 bytes in the last dimension, got 4 x float16
     d = tl.make_tensor_descriptor(X, [M, M], [M, 1], [16, 4])
 
 

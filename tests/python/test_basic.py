@@ -167,9 +167,17 @@ def test_caches_per_constexpr_and_specialization():
 def test_warmup_signature_and_do_not_specialize():
     x, y = rand(64), rand(64)
     out = np.zeros_like(x)
-    sig = add_kernel.warmup(x, y, out, 64, BLOCK_SIZE=64, grid=(1,))
-    assert sig == "*fp32:16,*fp32:16,*fp32:16,i32:16,64"
-    assert scale_kernel.warmup(x, 64, 2.0) == "*fp32:16,i32,fp32,64"
+    k = add_kernel.warmup(x, y, out, 64, BLOCK_SIZE=64, grid=(1,))
+    assert k.metadata.signature == "*fp32:16,*fp32:16,*fp32:16,i32:16,64"
+    assert scale_kernel.warmup(x, 64, 2.0).metadata.signature == \
+        "*fp32:16,i32,fp32,64"
+    # The compiled specialization, as Triton's CompiledKernel.
+    assert k.metadata.num_warps == 4 and k.metadata.name == "add_kernel"
+    assert "tile.load" in k.asm["ttir"]
+    with pytest.raises(KeyError, match="no stage 'ptx'"):
+        k.asm["ptx"]
+    h = add_kernel[(1,)](x, y, out, 64, BLOCK_SIZE=64, num_warps=2)
+    assert h.metadata.num_warps == 2 and "tile.store" in h.asm["ttir"]
     z = np.ones(1, dtype=np.float32)
     scale_kernel[(1,)](z, 1, 3.0)  # n == 1 is passed, not folded
     assert z[0] == 3.0
@@ -347,7 +355,7 @@ def test_duck_typed_tensors():
     sig = add_kernel.warmup(FakeTensor(bits, "bfloat16"),
                             FakeTensor(bits, "bfloat16"),
                             FakeTensor(bits, "bfloat16"), n, BLOCK_SIZE=128)
-    assert sig.startswith("*bf16")
+    assert sig.metadata.signature.startswith("*bf16")
     with pytest.raises(TypeError, match="x_ptr.*cuda"):
         add_kernel[(1,)](FakeTensor(x, "float32", "cuda"), y, out, n,
                          BLOCK_SIZE=128)

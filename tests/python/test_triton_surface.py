@@ -115,3 +115,15 @@ def test_decorators():
     triton.set_allocator(lambda size, align, stream: None)
     with pytest.raises(TypeError, match="callable"):
         triton.set_allocator(3)
+
+
+def test_compile_errors_carry_their_reason_as_cause():
+    @triton.jit
+    def kernel(X, BLOCK: tl.constexpr):
+        tl.store(X + tl.arange(0, BLOCK), 1.0)
+
+    with pytest.raises(triton.CompilationError) as e:
+        kernel[(1,)](np.zeros(4, np.float32), BLOCK=3)
+    assert "error:" in str(e.value)
+    assert str(e.value.__cause__) == \
+        "arange's range must be a power of two, got 3 - 0 = 3"
