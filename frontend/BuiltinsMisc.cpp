@@ -303,6 +303,26 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
     tile::BarrierOp::create(em.b, em.loc(c.loc));
     return TValue::none();
   };
+  // tl.extra.cuda: the launch's warps and threads are compile-time values.
+  t["tl.extra.cuda.num_warps"] = [](Emitter &em, CallArgs &c) {
+    em.bind(c, {});
+    return TValue::integer(em.options.numWarps);
+  };
+  t["tl.extra.cuda.num_threads"] = [](Emitter &em, CallArgs &c) {
+    em.bind(c, {});
+    return TValue::integer(int64_t(em.options.numWarps) * 32);
+  };
+  // Programmatic dependent launch: tritium launches no kernel with the
+  // programmatic-serialization attribute, so a grid never overlaps the one
+  // before it; waiting for it and releasing the next one are no-ops.
+  t["tl.extra.cuda.gdc_wait"] = [](Emitter &em, CallArgs &c) {
+    em.bind(c, {});
+    return TValue::none();
+  };
+  t["tl.extra.cuda.gdc_launch_dependents"] = [](Emitter &em, CallArgs &c) {
+    em.bind(c, {});
+    return TValue::none();
+  };
   t["tl.constexpr"] = [](Emitter &em, CallArgs &c) {
     auto a = em.bind(c, {"value"});
     return a.get("value");

@@ -127,3 +127,19 @@ def test_compile_errors_carry_their_reason_as_cause():
     assert "error:" in str(e.value)
     assert str(e.value.__cause__) == \
         "arange's range must be a power of two, got 3 - 0 = 3"
+
+
+def test_extra_cuda_launch_values_and_dependent_launch_points():
+    from triton.language.extra import cuda
+
+    @triton.jit
+    def kernel(Out):
+        cuda.gdc_wait()
+        tl.store(Out + tl.arange(0, 2),
+                 tl.where(tl.arange(0, 2) == 0, tl.extra.cuda.num_threads(),
+                          cuda.num_warps()))
+        tl.extra.cuda.gdc_launch_dependents()
+
+    out = np.zeros(2, dtype=np.int32)
+    kernel[(1,)](out, num_warps=8)
+    np.testing.assert_array_equal(out, [256, 8])

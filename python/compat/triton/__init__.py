@@ -15,6 +15,7 @@ import sys
 import tritium
 import tritium.language
 import tritium.language.extra
+import tritium.language.extra.cuda
 import tritium.language.extra.libdevice
 import tritium.language.math
 import tritium.testing
@@ -32,6 +33,9 @@ for _name, _module in (("language", tritium.language),
                        ("language.math", tritium.language.math),
                        ("language.extra", tritium.language.extra),
                        ("language.extra.libdevice",
+                        tritium.language.extra.libdevice),
+                       ("language.extra.cuda", tritium.language.extra.cuda),
+                       ("language.extra.cuda.libdevice",
                         tritium.language.extra.libdevice),
                        ("testing", tritium.testing)):
     sys.modules[__name__ + "." + _name] = _module

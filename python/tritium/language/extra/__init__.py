@@ -1,3 +1,4 @@
-"""``triton.language.extra``: the ``libdevice`` placeholder module."""
+"""``triton.language.extra``: ``libdevice`` and ``cuda`` placeholder
+modules."""
 
-from . import libdevice  # noqa: F401
+from . import cuda, libdevice  # noqa: F401
