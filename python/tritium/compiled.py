@@ -40,10 +40,13 @@ class KernelMetadata:
 class CompiledKernel:
     """A compiled specialization of a kernel (see the module's text)."""
 
-    def __init__(self, kernel, name, signature=None):
+    def __init__(self, kernel, name, signature=None, fn=None,
+                 launch_options=None):
         self._kernel = kernel  # jit._Kernel: keeps the C handle alive
         self._name = name
         self._signature = signature
+        self._fn = fn  # the JITFunction, for launches through this object
+        self._launch_options = dict(launch_options or {})
         self._info = None
         self._asm = None
 
@@ -59,6 +62,20 @@ class CompiledKernel:
                 raise RuntimeError(message)
             self._info = info
         return self._info
+
+    def __getitem__(self, grid):
+        """``compiled[grid](*args)``: launches the kernel with every
+        argument (constexprs included, as for the JITFunction) and the
+        launch options it was compiled with."""
+        if self._fn is None:
+            raise TypeError("this CompiledKernel was returned by a launch; "
+                            "launch the kernel itself")
+
+        def launcher(*args, **kwargs):
+            options = dict(self._launch_options)
+            options.update(kwargs)
+            return self._fn[grid](*args, **options)
+        return launcher
 
     def _init_handles(self):
         """Loads the kernel (done by the first launch or warmup already)."""

@@ -583,7 +583,10 @@ class JITFunction(KernelInterface):
                 message = _capi.last_error() if status else ""
             if status:
                 _raise_status(status, message)
-            return CompiledKernel(kernel, self.__name__, sig.value.decode())
+            launch = {k: v for k, v in kwargs.items()
+                      if k not in self.arg_names}
+            return CompiledKernel(kernel, self.__name__, sig.value.decode(),
+                                  fn=self, launch_options=launch)
         if grid is None:
             raise ValueError("%s: no grid; launch as %s[grid](...)"
                              % (self.__name__, self.__name__))

@@ -1,7 +1,10 @@
 """``triton.testing``: benchmarking and comparison helpers.
 
-``do_bench`` times with ``time.perf_counter`` (the interpreter runs kernels
+``do_bench`` times GPU work with CUDA events when torch drives a CUDA
+device in the process (L2 flushed before each run, as Triton does), and
+otherwise with ``time.perf_counter`` (the interpreter runs kernels
 synchronously on the host, so wall clock is the device time);
+``do_bench_cudagraph`` replays a captured CUDA graph when it can;
 ``assert_close`` compares numpy arrays (and torch tensors through
 ``.cpu().numpy()``); ``Benchmark`` and ``perf_report`` evaluate a function
 over a grid, print a table and plot it when matplotlib is installed.
@@ -9,10 +12,93 @@ over a grid, print a table and plot it when matplotlib is installed.
 
 import math
 import os
+import sys
 import statistics
 import time
 
-__all__ = ["Benchmark", "Mark", "assert_close", "do_bench", "perf_report"]
+__all__ = ["Benchmark", "Mark", "assert_close", "do_bench",
+           "do_bench_cudagraph", "perf_report"]
+
+
+def _cuda_torch():
+    """torch, when it drives a CUDA device in this process (so GPU work is
+    timed with CUDA events), else None."""
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_available() and \
+                torch.cuda.is_initialized():
+            return torch
+    except Exception:  # noqa: BLE001 - a broken torch: time on the host
+        pass
+    return None
+
+
+def _do_bench_cuda(torch, fn, warmup, rep, grad_to_none, quantiles,
+                   return_mode):
+    """do_bench on the GPU, as Triton times it: CUDA events around each
+    run, the L2 cache flushed (a 256 MB buffer zeroed) before each."""
+    fn()
+    torch.cuda.synchronize()
+    cache = torch.empty(256 * 1024 * 1024 // 4, dtype=torch.int,
+                        device="cuda")
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(5):
+        cache.zero_()
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    estimate_ms = max(start.elapsed_time(end) / 5, 1e-6)
+    n_warmup = max(1, int(warmup / estimate_ms))
+    n_repeat = max(1, int(rep / estimate_ms))
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(n_repeat)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(n_repeat)]
+    for _ in range(n_warmup):
+        fn()
+    for i in range(n_repeat):
+        if grad_to_none is not None:
+            for x in grad_to_none:
+                x.grad = None
+        cache.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    times = [s.elapsed_time(e) for s, e in zip(starts, ends)]
+    return _summarize(times, quantiles, return_mode)
+
+
+def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None,
+                       return_mode="mean"):
+    """Runtime of `fn()` in milliseconds, replayed from a CUDA graph as in
+    Triton; when `fn`'s work cannot be captured in a graph (or there is no
+    GPU) it is timed as ``do_bench`` times it."""
+    torch = _cuda_torch()
+    if torch is not None:
+        try:
+            fn()
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph):
+                    for _ in range(10):
+                        fn()
+            torch.cuda.synchronize()
+            times = []
+            for _ in range(max(1, rep)):
+                s = torch.cuda.Event(enable_timing=True)
+                e = torch.cuda.Event(enable_timing=True)
+                s.record()
+                graph.replay()
+                e.record()
+                torch.cuda.synchronize()
+                times.append(s.elapsed_time(e) / 10)
+            return _summarize(times, quantiles, return_mode)
+        except Exception:  # noqa: BLE001 - not capturable: time as do_bench
+            torch.cuda.synchronize()
+    return do_bench(fn, rep=rep, grad_to_none=grad_to_none,
+                    quantiles=quantiles, return_mode=return_mode)
 
 
 def _quantile(sorted_times, q):
@@ -53,6 +139,10 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None,
     if return_mode not in ("min", "max", "mean", "median", "all"):
         raise ValueError("return_mode must be min, max, mean, median or "
                          "all, got %r" % (return_mode,))
+    torch = _cuda_torch()
+    if torch is not None:
+        return _do_bench_cuda(torch, fn, warmup, rep, grad_to_none,
+                              quantiles, return_mode)
     clock = time.perf_counter
     fn()
     # Estimate the runtime; a slow fn stops the estimate once it used rep.

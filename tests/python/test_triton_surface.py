@@ -143,3 +143,18 @@ def test_extra_cuda_launch_values_and_dependent_launch_points():
     out = np.zeros(2, dtype=np.int32)
     kernel[(1,)](out, num_warps=8)
     np.testing.assert_array_equal(out, [256, 8])
+
+
+def test_a_warmed_up_kernel_launches_itself():
+    x = np.arange(8, dtype=np.int32)
+    out = np.zeros(8, dtype=np.float32)
+    k = widen_kernel.warmup(x, out, 8, BLOCK=8, num_warps=2, grid=(1,))
+    k[(1,)](x, out, 8, 8)
+    np.testing.assert_array_equal(out, x)
+    assert k.metadata.num_warps == 2
+
+
+def test_do_bench_cudagraph_times_host_work_without_a_gpu():
+    t = triton.testing.do_bench_cudagraph(lambda: sum(range(1000)), rep=5,
+                                          quantiles=[0.5, 0.2])
+    assert len(t) == 2 and t[0] >= t[1] > 0

@@ -149,9 +149,12 @@ def compare(a_path, b_path):
             ca["skipped"], cb["passed"],
             cb["failed"] + cb["error"] + cb["crashed"], cb["skipped"],
             cb["na"], len(pb), len(pa)))
+    na = sum(1 for o, _ in b.values() if o == "na")
     out.append("")
-    out.append("B passes %d of the %d cases A passes (%.1f%%)" % (
-        tot_b, tot_a, 100.0 * tot_b / max(tot_a, 1)))
+    out.append("B passes %d of the %d cases A passes (%.1f%%); %d of B's %d "
+               "cases (%.1f%%) are not applicable (plugin.py says why)" % (
+                   tot_b, tot_a, 100.0 * tot_b / max(tot_a, 1), na, len(b),
+                   100.0 * na / max(len(b), 1)))
     return "\n".join(out) + "\n"
 
 
