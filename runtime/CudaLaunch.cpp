@@ -201,7 +201,8 @@ void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
 
 std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
                                              const std::vector<Arg> &args,
-                                             const std::vector<std::string> &names) {
+                                             const std::vector<std::string> &names,
+                                             void *stream) {
   cuda::CudaDevice *dev = cuda::CudaDevice::get();
   if (!dev)
     return Error{"no CUDA device", Error::Runtime};
@@ -262,7 +263,8 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
                      std::to_string(grid.z) + "] exceeds the device's limits",
                  Error::Argument};
   return dev->launch(*k.kernel, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
-                     int(k.numWarps), k.sharedBytes, params.data());
+                     int(k.numWarps), k.sharedBytes, params.data(),
+                     static_cast<cuda::CUstream>(stream));
 }
 
 std::string tritium::rt::cudaReport(const CudaCompiled &k) {

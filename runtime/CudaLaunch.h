@@ -40,7 +40,8 @@ compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
 /// pointers in `data`.
 std::optional<Error> launchCuda(CudaCompiled &k, const Grid &grid,
                                 const std::vector<Arg> &args,
-                                const std::vector<std::string> &argNames);
+                                const std::vector<std::string> &argNames,
+                                void *stream = nullptr);
 
 /// Fills the GPU stages and resources of `info` from a loaded kernel.
 void describeCuda(const CudaCompiled &k, CompiledInfo &info);

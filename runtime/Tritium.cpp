@@ -430,7 +430,7 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
       gargs.push_back(a);
       names.push_back(state_->src.params[state_->runtime[k]].name);
     }
-    return rt::launchCuda(*sp.gpu, grid, gargs, names);
+    return rt::launchCuda(*sp.gpu, grid, gargs, names, options.stream);
   }
   std::vector<interp::Arg> iargs;
   for (size_t k = 0; k < bound.size(); ++k) {

@@ -238,6 +238,8 @@ struct LaunchOptions {
   /// prints and races).
   bool deterministic = false;
   int threads = 0; // worker threads for the grid (0: OpenMP's default)
+  /// The CUstream a GPU launch goes on (null: the legacy default stream).
+  void *stream = nullptr;
   /// device_print output goes here (stdout when null).
   std::string *printOut = nullptr;
 };

@@ -51,7 +51,6 @@ _PACK_BUFFER = struct.Struct("=iIQQi4x").pack   # kind, flags, data, bytes, dt
 _PACK_INT = struct.Struct("=iIq16x").pack       # kind, flags, i
 _PACK_FLOAT = struct.Struct("=iId16x").pack     # kind, flags, f
 _PACK_GRID = struct.Struct("=3q").pack
-_PACK_OPTIONS = struct.Struct("=6i").pack
 _I64_MIN, _I64_END = -2**63, 2**63
 
 
@@ -59,7 +58,7 @@ def _layout_matches():
     arg, buf = _capi.Arg, _capi._Buffer
     return (ctypes.sizeof(arg) == 32 and arg.value.offset == 8
             and buf.bytes.offset == 8 and buf.dtype.offset == 16
-            and ctypes.sizeof(_capi.LaunchOptions) == 28)
+            and ctypes.sizeof(_capi.LaunchOptions) == 40)
 
 
 _FAST_LAYOUT = _layout_matches()
@@ -221,10 +220,24 @@ class _LaunchState(threading.local):
 _launch_state = _LaunchState()
 
 
+def _current_stream():
+    """torch's current CUDA stream (a CUstream as an int), or 0."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return 0
+    try:
+        return torch.cuda.current_stream().cuda_stream
+    except Exception:  # noqa: BLE001 - no usable torch.cuda: the default
+        return 0
+
+
 def _with_device(options, device):
-    """Packed launch options with the `device` field set."""
+    """Packed launch options with the `device` field set; a GPU launch goes
+    on torch's current stream."""
     o = _capi.LaunchOptions.from_buffer_copy(options)
     o.device = device
+    if device == _capi.DEVICE_CUDA:
+        o.stream = _current_stream() or None
     return bytes(o)
 
 

@@ -24,7 +24,7 @@ from . import _capi, _modules, _source
 from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
-                    _tuple_getter, _with_device)
+                    _tuple_getter, _with_device, _current_stream)
 from .compiled import CompiledKernel
 from .errors import (CompilationError, CompileReason, InterpreterError,
                      UnknownArgumentError)
@@ -573,6 +573,7 @@ class JITFunction(KernelInterface):
         opts = self._options(options)
         if state.use_gpu():
             opts.device = _capi.DEVICE_CUDA
+            opts.stream = _current_stream() or None
         lib = _capi.lib()
         if warmup:
             sig = ctypes.c_char_p()

@@ -15,6 +15,7 @@ import os
 import sys
 import statistics
 import time
+import warnings
 
 __all__ = ["Benchmark", "Mark", "assert_close", "do_bench",
            "do_bench_cudagraph", "perf_report"]
@@ -79,12 +80,16 @@ def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None,
         try:
             fn()
             stream = torch.cuda.Stream()
-            with torch.cuda.stream(stream):
-                graph = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(graph):
-                    for _ in range(10):
-                        fn()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                with torch.cuda.stream(stream):
+                    graph = torch.cuda.CUDAGraph()
+                    with torch.cuda.graph(graph):
+                        for _ in range(10):
+                            fn()
             torch.cuda.synchronize()
+            if any("Graph is empty" in str(w.message) for w in caught):
+                raise RuntimeError("fn's work went around the capture")
             times = []
             for _ in range(max(1, rep)):
                 s = torch.cuda.Event(enable_timing=True)

@@ -133,6 +133,7 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
     opts.threads = o->threads;
     opts.device = o->device == TRITIUM_DEVICE_CUDA ? tritium::Device::Cuda
                                                    : tritium::Device::Interpreter;
+    opts.stream = o->stream;
   }
   return opts;
 }
@@ -359,6 +360,7 @@ tritium_launch_options tritium_launch_options_default(void) {
   o.deterministic = 0;
   o.threads = 0;
   o.device = TRITIUM_DEVICE_INTERPRETER;
+  o.stream = nullptr;
   return o;
 }
 

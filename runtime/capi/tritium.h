@@ -227,6 +227,9 @@ typedef struct tritium_launch_options {
   int deterministic; /* run programs one after another in program-id order */
   int threads;       /* worker threads (0: OpenMP's default) */
   int device;        /* a tritium_device: where the kernel runs */
+  void *stream;      /* the CUstream a GPU launch goes on (NULL: the
+                        legacy default stream); torch's current stream
+                        from Python */
 } tritium_launch_options;
 
 typedef enum tritium_device {
