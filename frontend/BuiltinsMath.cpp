@@ -568,6 +568,19 @@ void tritium::fe::registerMathBuiltins(BuiltinTable &t) {
     t[std::string("tl.math.") + n] = t.at(std::string("tl.") + n);
     t[std::string("tensor.") + n] = t.at(std::string("tl.") + n);
   }
+  // The operators as functions; overflow checks are the operators' too.
+  static const std::pair<const char *, BinOpKind> arith[] = {
+      {"tl.add", BinOpKind::Add}, {"tl.sub", BinOpKind::Sub},
+      {"tl.mul", BinOpKind::Mul}};
+  for (auto [name, op] : arith)
+    t[name] = [op = op](Emitter &em, CallArgs &c) {
+      auto a = em.bind(c, {"x", "y", "sanitize_overflow=True"});
+      return em.binary(op, a.get("x"), a.get("y"), c.loc);
+    };
+  t["tl.to_tensor"] = [](Emitter &em, CallArgs &c) {
+    auto a = em.bind(c, {"x"});
+    return em.toTensor(a.get("x"), a.loc("x"));
+  };
   t["tl.maximum"] = [](Emitter &em, CallArgs &c) {
     return maxMin(em, c, true);
   };

@@ -323,6 +323,12 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
     em.bind(c, {});
     return TValue::none();
   };
+  // `while tl.condition(c)`: the condition itself (LICM hints are not
+  // used by tritium's passes).
+  t["tl.condition"] = [](Emitter &em, CallArgs &c) {
+    auto a = em.bind(c, {"arg", "disable_licm=False"});
+    return a.get("arg");
+  };
   t["tl.constexpr"] = [](Emitter &em, CallArgs &c) {
     auto a = em.bind(c, {"value"});
     return a.get("value");

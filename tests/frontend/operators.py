@@ -623,3 +623,28 @@ def scalar_arith(X, a, b):
 @triton.jit
 def constexpr_fold(X, N: tl.constexpr):
     tl.store(X, N * 2 + 1)
+
+
+# ---- the operators as tl functions ----
+
+# tl.add/sub/mul are the operators (with their promotion); tl.to_tensor
+# makes a scalar tensor of a literal; tl.condition is its argument.
+# RUN: tritium compile %s --kernel functional_ops --signature "*fp32,*i32,64" --emit tile | FileCheck %s --check-prefix=CHECK-FUNC
+# CHECK-FUNC-LABEL: func.func @functional_ops
+# CHECK-FUNC: %[[A:.*]] = tile.load {{.*}} : tensor<64x!tile.ptr<f32>>
+# CHECK-FUNC: %[[S:.*]] = arith.addf %[[A]], %[[A]] : tensor<64xf32>
+# CHECK-FUNC: %[[D:.*]] = arith.subf %[[S]], %[[A]] : tensor<64xf32>
+# CHECK-FUNC: %[[M:.*]] = arith.mulf %[[D]], %[[A]] : tensor<64xf32>
+# CHECK-FUNC: tile.store {{.*}}, %[[M]]
+# CHECK-FUNC: scf.while
+# CHECK-FUNC: arith.cmpi slt
+@triton.jit
+def functional_ops(A, B, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    a = tl.load(A + offs)
+    tl.store(A + offs, tl.mul(tl.sub(tl.add(a, a), a), a,
+                              sanitize_overflow=False))
+    i = tl.to_tensor(0)
+    while tl.condition(i < 4, disable_licm=True):
+        i += 1
+    tl.store(B, i)

@@ -23,10 +23,11 @@ placeholders(globals(), "triton.language.", """
     floor fma full gather histogram inline_asm_elementwise interleave join
     load load_tensor_descriptor log log2 make_block_ptr
     make_tensor_descriptor map_elementwise max max_constancy max_contiguous
-    maximum min minimum multiple_of num_programs pair_uniform_to_normal
+    maximum min minimum mul multiple_of num_programs pair_uniform_to_normal
     permute philox philox_impl program_id rand rand4x randint randint4x
     randn randn4x range ravel reduce reshape rsqrt sigmoid sin softmax sort
-    split sqrt sqrt_rn static_assert static_print static_range store
+    split sqrt sqrt_rn static_assert static_print static_range store sub
+    to_tensor
     store_tensor_descriptor sum swizzle2d tensor tensor_descriptor topk
     trans tuple tuple_type umulhi uint_to_uniform_float view where xor_sum
     zeros zeros_like

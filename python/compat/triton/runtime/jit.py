@@ -4,8 +4,6 @@ host-side helpers Triton's tests and users import from here:
 dtype, e.g. uint32 or fp8 data held in an int tensor) and
 ``type_canonicalisation_dict`` (type names to signature names)."""
 
-import numpy as np
-
 from tritium.jit import JITFunction, KernelInterface, jit
 from tritium.language import core as _core
 
@@ -48,8 +46,12 @@ class TensorWrapper:
         return self.base.stride(*args)
 
     def numel(self):
-        return int(np.prod(self.shape)) if not hasattr(self.base, "numel") \
-            else self.base.numel()
+        if hasattr(self.base, "numel"):
+            return self.base.numel()
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
 
     def element_size(self):
         return self.base.itemsize if not hasattr(self.base, "element_size") \
