@@ -501,10 +501,13 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
                        "' has no parameter '" + name + "' (its parameters: " +
                        src.paramList() + ")",
                    Error::Argument};
-    if (!it->isConstexpr)
+    // None for a runtime parameter is compiled in as a constant, as Triton
+    // specializes None arguments (`bias=None` and `if bias is not None:`).
+    if (!it->isConstexpr && value.text() != "None")
       return Error{"constexpr '" + name + "': '" + name +
                        "' is not a tl.constexpr parameter; pass it to launch()",
                    Error::Argument};
+    it->isConstexpr = true;
     if (value.text().find(',') != std::string::npos)
       return Error{"constexpr '" + name + "' = " + value.text() +
                        ": values cannot contain ','",

@@ -361,8 +361,13 @@ class JITFunction(KernelInterface):
     def compile(self, bound, debug=False):
         """The kernel for the constexpr values in `bound`; `debug` keeps
         device_assert."""
+        # Runtime parameters given None are compiled in as constants, as
+        # Triton specializes None arguments.
+        nones = tuple(i for i in range(len(self.params))
+                      if i not in self.constexprs
+                      and bound[self.arg_names[i]] is None)
         key = tuple(_cache_key(bound[self.arg_names[i]])
-                    for i in self.constexprs) + (bool(debug),)
+                    for i in self.constexprs) + (bool(debug), nones)
         try:
             return self._kernels[key]
         except (KeyError, TypeError):
@@ -378,6 +383,8 @@ class JITFunction(KernelInterface):
                         value is p.default:
                     continue  # the frontend reads the default itself
                 raise
+        for i in nones:
+            values.append(_constexpr_value(self.arg_names[i], None))
         if self._watched is None:
             self._snapshot_globals()
         lib = _capi.lib()
@@ -404,7 +411,8 @@ class JITFunction(KernelInterface):
         names = [n for n, _ in kernel.params]
         if names != self.arg_names or \
                 [c for _, c in kernel.params] != [
-                    i in self.constexprs for i in range(len(names))]:
+                    i in self.constexprs or i in nones
+                    for i in range(len(names))]:
             raise CompilationError(
                 "%s: the frontend reads parameters %s, Python has %s"
                 % (self.__name__, kernel.params, self.arg_names))
@@ -418,7 +426,8 @@ class JITFunction(KernelInterface):
 
     def _args(self, bound):
         runtime = [i for i in range(len(self.params))
-                   if i not in self.constexprs]
+                   if i not in self.constexprs
+                   and bound[self.arg_names[i]] is not None]
         array = (_capi.Arg * max(len(runtime), 1))()
         for k, i in enumerate(runtime):
             name = self.arg_names[i]
@@ -502,6 +511,9 @@ class JITFunction(KernelInterface):
             except KeyError:
                 options, debug = self._launch_options({})
                 self._fast_options[None] = options
+        for v in self._get_runtime(values):
+            if v is None:  # compiled in as a constant: the general path
+                return self._run(args, kwargs, grid, False)
         cvalues = self._get_constexprs(values)
         ckey = (tuple(map(type, cvalues)), cvalues, debug)
         try:

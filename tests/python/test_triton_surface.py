@@ -158,3 +158,26 @@ def test_do_bench_cudagraph_times_host_work_without_a_gpu():
     t = triton.testing.do_bench_cudagraph(lambda: sum(range(1000)), rep=5,
                                           quantiles=[0.5, 0.2])
     assert len(t) == 2 and t[0] >= t[1] > 0
+
+
+@triton.jit
+def maybe_bias_kernel(X, Bias, Out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n)
+    if Bias is not None:
+        x += tl.load(Bias + offs, mask=offs < n)
+    tl.store(Out + offs, x, mask=offs < n)
+
+
+def test_none_arguments_are_compiled_in_as_constants():
+    x = np.arange(8, dtype=np.float32)
+    b = np.full(8, 10, dtype=np.float32)
+    out = np.zeros(8, dtype=np.float32)
+    maybe_bias_kernel[(1,)](x, None, out, 8, BLOCK=8)
+    np.testing.assert_array_equal(out, x)
+    maybe_bias_kernel[(1,)](x, b, out, 8, BLOCK=8)
+    np.testing.assert_array_equal(out, x + 10)
+    maybe_bias_kernel[(1,)](x, None, out, 8, BLOCK=8)
+    np.testing.assert_array_equal(out, x)
+    sig = maybe_bias_kernel.warmup(x, None, out, 8, BLOCK=8)
+    assert sig.metadata.signature == "*fp32:16,None,*fp32:16,i32,8"
