@@ -49,8 +49,11 @@ _hook_lock = threading.Lock()
 _hook_installed = False
 
 
+_lookup = threading.local()
+
+
 def _audit(event, args):
-    if event != "compile":
+    if event != "compile" or getattr(_lookup, "active", False):
         return
     try:
         source, filename = args[0], args[1]
@@ -78,24 +81,43 @@ def install_hook():
             _hook_installed = True
 
 
+def _same_code(a, b):
+    """Whether code objects `a` and `b` were compiled from the same text."""
+    def key(c):
+        return (c.co_name, c.co_firstlineno, c.co_code, c.co_names,
+                c.co_varnames, tuple(k for k in c.co_consts
+                                     if not isinstance(k, types.CodeType)))
+    return key(a) == key(b)
+
+
+def _defines(text, filename, code):
+    """Whether compiling `text` makes a function whose code is `code`."""
+    _lookup.active = True
+    try:
+        top = compile(text, filename, "exec", dont_inherit=True)
+    except Exception:  # noqa: BLE001 - not Python: not this one
+        return False
+    finally:
+        _lookup.active = False
+    pending = [top]
+    while pending:
+        c = pending.pop()
+        for k in c.co_consts:
+            if isinstance(k, types.CodeType):
+                if k.co_name == code.co_name and _same_code(k, code):
+                    return True
+                pending.append(k)
+    return False
+
+
 def _string_source(fn):
     """The text an exec'd function came from, or None: the latest one
-    compiled under the function's file name whose block at the function's
-    first line defines it."""
+    compiled under the function's file name that makes the function's very
+    code (several texts may define a function of the same name at the
+    same line, as patched test kernels do)."""
     code = fn.__code__
-    pattern = re.compile(r"^\s*(async\s+)?def\s+%s\s*\(" % re.escape(
-        fn.__name__), re.MULTILINE)
     for filename, text in reversed(_compiled):
-        if filename != code.co_filename:
-            continue
-        lines = text.splitlines(True)
-        if code.co_firstlineno - 1 >= len(lines):
-            continue
-        try:
-            block = inspect.getblock(lines[code.co_firstlineno - 1:])
-        except Exception:  # noqa: BLE001 - tokenizer errors: not this one
-            continue
-        if pattern.search("".join(block)):
+        if filename == code.co_filename and _defines(text, filename, code):
             return text
     return None
 

@@ -188,3 +188,21 @@ def test_a_plain_module_global_is_refused_as_in_triton():
     with pytest.raises(triton.CompilationError) as e:
         _run(kernel)
     assert "cannot read global variable 'PLAIN'" in str(e.value)
+
+
+def test_exec_of_texts_that_differ_only_inside_the_kernel():
+    template = textwrap.dedent("""
+        @triton.jit
+        def kernel(X, Out, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(Out + offs, tl.load(X + offs) + ADD)
+    """)
+    kernels = []
+    for add in ("1", "2", "3"):
+        namespace = {}
+        exec(template.replace("ADD", add), globals(),  # noqa: S102
+             namespace)
+        kernels.append(namespace["kernel"])
+    for add, kernel in zip((1, 2, 3), kernels):
+        x, out = _run(kernel)
+        np.testing.assert_allclose(out, x + add)
