@@ -207,26 +207,28 @@ def collect_from(kernel_name, kernel_file, kernel_text, kernel_globals):
     return found
 
 
-def register(fn, kernel_file, kernel_text):
-    """Registers the modules `collect` finds with the process-wide C
-    compiler (call with ``_capi.lock`` held)."""
-    lib = _capi.lib()
-    compiler = _capi.compiler()
-    for name, (path, text) in collect(fn, kernel_file, kernel_text).items():
-        if _registered.get(name) == (path, text):
-            continue
-        status = lib.tritium_compiler_add_module(
-            compiler, name.encode(), text.encode(), path.encode())
-        if status:
-            continue  # a name the C side rejects cannot be imported anyway
+def add(name, path, text):
+    """Registers module `name` (`text`, read from `path`) with the
+    process-wide C compiler unless it is registered so already (call with
+    ``_capi.lock`` held)."""
+    if _registered.get(name) == (path, text):
+        return
+    status = _capi.lib().tritium_compiler_add_module(
+        _capi.compiler(), name.encode(), text.encode(), path.encode())
+    if not status:  # a name the C side rejects cannot be imported anyway
         _registered[name] = (path, text)
+
+
+def register(fn, kernel_file, kernel_text):
+    """Registers the modules `collect` finds (call with ``_capi.lock``
+    held)."""
+    for name, (path, text) in collect(fn, kernel_file, kernel_text).items():
+        add(name, path, text)
 
 
 def register_modules(modules):
     """Registers module objects (and every module they reach) that a
     nested kernel's bindings import (call with ``_capi.lock`` held)."""
-    lib = _capi.lib()
-    compiler = _capi.compiler()
     for module in modules:
         name = getattr(module, "__name__", None)
         path = _eligible(module)
@@ -237,8 +239,4 @@ def register_modules(modules):
             continue
         for n, (p, t) in collect_from(name, path, text,
                                       vars(module)).items():
-            if _registered.get(n) == (p, t):
-                continue
-            if not lib.tritium_compiler_add_module(
-                    compiler, n.encode(), t.encode(), p.encode()):
-                _registered[n] = (p, t)
+            add(n, p, t)

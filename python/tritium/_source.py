@@ -229,20 +229,6 @@ def free_names(fndef):
 
 _MISSING = object()
 
-_DTYPE_ATTRS = {}
-
-
-def _dtype_attr(d):
-    if not _DTYPE_ATTRS:
-        from . import language
-        for name, value in vars(language).items():
-            if isinstance(value, core.dtype) and \
-                    not isinstance(value, (core.pointer_type,
-                                           core.block_type)):
-                _DTYPE_ATTRS.setdefault(value.name, value._tl_name)
-    return _DTYPE_ATTRS.get(getattr(d, "name", None))
-
-
 def _module_name(module):
     """The name the frontend knows a module by."""
     name = getattr(module, "__name__", "")
@@ -274,10 +260,9 @@ def _literal(value, depth=0):
     if isinstance(value, str):
         return repr(value)
     if isinstance(value, core.dtype):
-        attr = _dtype_attr(value)
-        if attr is None:
+        if isinstance(value, (core.pointer_type, core.block_type)):
             raise _Unusable("the type %s" % value)
-        return "%s.%s" % (_TL, attr)
+        return "%s.%s" % (_TL, value._tl_name)
     if isinstance(value, tuple) and depth < 8:
         items = [_literal(v, depth + 1) for v in value]
         return "(%s)" % "".join(i + ", " for i in items)

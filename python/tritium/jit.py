@@ -347,16 +347,10 @@ class JITFunction(KernelInterface):
     def _register_made(self, made):
         """Registers the modules of nested helpers `made` imports (call
         with ``_capi.lock`` held)."""
-        lib = _capi.lib()
         for helper in made.helpers:
             self._register_made(helper)
-            lib.tritium_compiler_add_module(
-                _capi.compiler(), helper.name.encode(), helper.text.encode(),
-                helper.path.encode())
-            if helper.modules:
-                _modules.register_modules(helper.modules)
-        if made.modules:
-            _modules.register_modules(made.modules)
+            _modules.add(helper.name, helper.path, helper.text)
+        _modules.register_modules(made.modules)
 
     def compile(self, bound, debug=False):
         """The kernel for the constexpr values in `bound`; `debug` keeps

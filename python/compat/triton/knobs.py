@@ -13,6 +13,7 @@ default), so tritium's C++ runtime, which reads the variables, sees it:
 
 import contextlib
 import copy
+import functools
 import os
 
 propagate_env = True
@@ -233,22 +234,30 @@ class _Ptxas:
         self.path, self.version = path, version
 
 
-def _ptxas():
+@functools.lru_cache(maxsize=None)
+def _ptxas_version(path):
+    """The release ("12.8") `path --version` reports, or None."""
     import re
-    import shutil
     import subprocess
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True,
+                             text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"release (\d+\.\d+)", out)
+    return m.group(1) if m else "0.0"
+
+
+def _ptxas():
+    import shutil
     candidates = [os.environ.get("TRITIUM_PTXAS"),
                   os.environ.get("TRITON_PTXAS_PATH"), shutil.which("ptxas"),
                   "/usr/local/cuda/bin/ptxas"]
     for path in candidates:
         if path and os.path.isfile(path):
-            try:
-                out = subprocess.run([path, "--version"], capture_output=True,
-                                     text=True, timeout=30).stdout
-            except (OSError, subprocess.SubprocessError):
-                continue
-            m = re.search(r"release (\d+\.\d+)", out)
-            return _Ptxas(path, m.group(1) if m else "0.0")
+            version = _ptxas_version(path)
+            if version is not None:
+                return _Ptxas(path, version)
     return _Ptxas(None, "0.0")
 
 
