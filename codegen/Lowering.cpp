@@ -99,7 +99,7 @@ LayoutRef Lowering::defaultLayout(Type t) {
   // tile in the same layout, so they combine without conversions.
   return share(LinearLayout::defaultFor(
       std::vector<int64_t>(rt.getShape().begin(), rt.getShape().end()),
-      numWarps, 32, target.warpSize()));
+      numWarps, layoutBits, target.warpSize()));
 }
 
 //===----------------------------------------------------------------------===//

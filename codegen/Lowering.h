@@ -76,6 +76,10 @@ public:
   /// Bytes of dynamic shared memory the kernel needs (the maximum over the
   /// conversions, reductions and products that stage through it).
   unsigned sharedBytes = 0;
+  /// Element width the default layouts are made for: each thread holds
+  /// 128 / layoutBits contiguous elements along the fastest dimension
+  /// (where the tile has that many per thread).
+  unsigned layoutBits = 32;
   /// Queries of the axis analysis (may be null: no vectorization).
   std::function<unsigned(mlir::Value ptr, mlir::Value mask, unsigned dim)>
       vectorWidthHint;

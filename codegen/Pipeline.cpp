@@ -2,7 +2,9 @@
 //
 // NVIDIA (cuda:80, cuda:90), from the tile IR the frontend's tile-optimize
 // pipeline produced (inline, canonicalize, tile-combine, CSE):
-//   0. loop-invariant code motion, then pipelining: loads feeding tensor
+//   0. ops without a native instruction on the target are rewritten as tile
+//      ops (dot_scaled: upcasts and a plain dot, ir/transforms);
+//      loop-invariant code motion, then pipelining: loads feeding tensor
 //      cores copied asynchronously into num_stages shared-memory slots,
 //      other loads issued one iteration early (Pipeliner.cpp)
 //   1. axis analysis        contiguity/divisibility/constancy (ir/analysis)
@@ -23,6 +25,7 @@
 #include "codegen/Lowering.h"
 #include "codegen/nvidia/Nvidia.h"
 #include "ir/analysis/AxisInfo.h"
+#include "ir/transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -97,6 +100,22 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   mlir::OwningOpRef<mlir::ModuleOp> owned = module.clone();
   module = *owned;
   func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  {
+    // Diagnostics of the rewrite become the compile error.
+    std::string diag;
+    mlir::ScopedDiagnosticHandler h(module.getContext(), [&](mlir::Diagnostic &d) {
+      llvm::raw_string_ostream os(diag);
+      if (auto fl = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
+        os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
+           << fl.getColumn() << ": ";
+      os << "error: " << d.str();
+      return mlir::success();
+    });
+    if (mlir::failed(mlir::tile::decomposeDotScaled(module))) {
+      error = diag;
+      return false;
+    }
+  }
   module.walk([&](mlir::scf::ForOp loop) {
     unsigned stages = options.numStages;
     if (auto a = loop->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))
@@ -120,6 +139,22 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
                                      unsigned dim) {
     return axis.getVectorWidth(ptr, mask, dim);
   };
+  // The default layouts are made for the narrowest global access that can
+  // move 16 bytes per thread (8 fp16 or 16 int8 values rather than 4), so
+  // the loads and stores of 8- and 16-bit tiles are full-width vectors.
+  func.walk([&](mlir::Operation *op) {
+    mlir::Value ptr, mask;
+    if (auto l = mlir::dyn_cast<mlir::tile::LoadOp>(op))
+      ptr = l.getPtr(), mask = l.getMask();
+    else if (auto s = mlir::dyn_cast<mlir::tile::StoreOp>(op))
+      ptr = s.getPtr(), mask = s.getMask();
+    auto rt = ptr ? mlir::dyn_cast<mlir::RankedTensorType>(ptr.getType()) : nullptr;
+    if (!rt)
+      return;
+    unsigned w = axis.getVectorWidth(ptr, mask, rt.getRank() - 1);
+    if (w > 4)
+      lowering.layoutBits = std::min(lowering.layoutBits, 128 / w);
+  });
   if (mlir::failed(lowering.lowerKernel(func))) {
     error = lowering.error;
     return false;

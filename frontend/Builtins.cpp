@@ -523,6 +523,114 @@ static TValue dot(Emitter &em, CallArgs &c) {
   return TValue::tensor(d, ret, outShape);
 }
 
+/// The storage dtypes an operand of `format` may have: the format's own
+/// float type (or, for e2m1, packed uint8) and its unsigned bit pattern.
+static bool scaledOperandOk(const std::string &format, DType d, DType &fp) {
+  if (format == "e2m1")
+    return fp = DType::U8, d.kind == DType::U8;
+  DType::Kind own = format == "e4m3" ? DType::F8E4NV
+                    : format == "e5m2" ? DType::F8E5
+                    : format == "bf16" ? DType::BF16
+                                       : DType::F16;
+  DType::Kind bits = own == DType::BF16 || own == DType::F16 ? DType::U16 : DType::U8;
+  fp = own;
+  return d.kind == own || d.kind == bits;
+}
+
+static TValue dotScaled(Emitter &em, CallArgs &c) {
+  auto a = em.bind(c, {"lhs", "lhs_scale", "lhs_format", "rhs", "rhs_scale", "rhs_format",
+                       "acc=None", "fast_math=False", "lhs_k_pack=True", "rhs_k_pack=True",
+                       "out_dtype=float32"});
+  SourceLoc l = c.loc;
+  static const char *kFormats = "e2m1, e4m3, e5m2, bf16 or fp16";
+  struct Side {
+    const char *name;
+    TValue v, scale;
+    std::string format;
+    tile::ScaleDotElemType fmt;
+  } sides[2];
+  for (int i = 0; i < 2; ++i) {
+    Side &s = sides[i];
+    std::string n = i == 0 ? "lhs" : "rhs";
+    s.name = i == 0 ? "lhs" : "rhs";
+    s.v = requireBlock(em, a.get(n), a.loc(n), "dot_scaled " + n);
+    s.format = em.requireStr(a.get(n + "_format"), a.loc(n + "_format"), n + "_format");
+    auto parsed = tile::symbolizeScaleDotElemType(s.format);
+    if (!parsed || *parsed == tile::ScaleDotElemType::E2M3 ||
+        *parsed == tile::ScaleDotElemType::E3M2)
+      em.error(a.loc(n + "_format"), n + "_format must be one of " + std::string(kFormats) +
+                                         "; got '" + s.format + "'");
+    s.fmt = *parsed;
+    if (s.v.shape.size() != 2)
+      em.error(a.loc(n), "tl.dot_scaled needs 2-D operands, got " + s.v.typeStr() +
+                             (s.v.shape.size() == 3 ? " (batched operands are not supported yet)"
+                                                    : ""));
+    DType fp;
+    if (!scaledOperandOk(s.format, s.v.dtype, fp))
+      em.error(a.loc(n), n + " in format " + s.format + " must be " +
+                             (s.format == "e2m1" ? std::string("uint8 (two values per byte)")
+                                                 : DType(fp).name() + " or its bits as uint" +
+                                                       std::to_string(DType(fp).bits())) +
+                             ", got " + s.v.dtype.name());
+    if (s.v.dtype != fp)
+      s.v = em.cast(s.v, fp, a.loc(n), /*bitcast=*/true);
+    if (!em.requireBool(a.get(n + "_k_pack"), a.loc(n + "_k_pack"), n + "_k_pack"))
+      em.error(a.loc(n + "_k_pack"), n + "_k_pack=False (e2m1 packed along the non-K "
+                                         "dimension) is not supported");
+    s.scale = TValue::none();
+    if (a.has(n + "_scale"))
+      s.scale = requireBlock(em, a.get(n + "_scale"), a.loc(n + "_scale"), n + "_scale");
+    if (s.scale.kind != TValue::None && (s.format == "bf16" || s.format == "fp16"))
+      em.error(a.loc(n + "_scale"), n + "_scale must be None for " + s.format + " operands");
+  }
+  const Side &L = sides[0], &R = sides[1];
+  int64_t M = L.v.shape[0], N = R.v.shape[1];
+  int64_t KL = L.v.shape[1] * (L.format == "e2m1" ? 2 : 1);
+  int64_t KR = R.v.shape[0] * (R.format == "e2m1" ? 2 : 1);
+  if (KL != KR)
+    em.error(l, "tl.dot_scaled: lhs and rhs pack different K: " + L.v.typeStr() + " (" +
+                    L.format + ", K = " + std::to_string(KL) + ") and " + R.v.typeStr() + " (" +
+                    R.format + ", K = " + std::to_string(KR) + ")");
+  int64_t K = KL;
+  for (int i = 0; i < 2; ++i) {
+    const Side &s = sides[i];
+    if (s.scale.kind == TValue::None)
+      continue;
+    std::string n = s.name;
+    int64_t rows = i == 0 ? M : N;
+    if (s.scale.dtype.kind != DType::U8 && s.scale.dtype.kind != DType::I8)
+      em.error(a.loc(n + "_scale"),
+               n + "_scale must hold e8m0 exponents as uint8, got " + s.scale.dtype.name() +
+                   (s.scale.dtype.isFP8() ? " (fp8 scales are not supported)" : ""));
+    if (K % 32 != 0 || s.scale.shape != std::vector<int64_t>{rows, K / 32})
+      em.error(a.loc(n + "_scale"),
+               n + "_scale must have shape [" + std::to_string(rows) + ", K // 32] = [" +
+                   std::to_string(rows) + ", " + std::to_string(K / 32) + "] (one scale per 32 "
+                   "values along K = " + std::to_string(K) + "), got " + s.scale.typeStr());
+  }
+  DType outD = em.requireDType(a.get("out_dtype"), a.loc("out_dtype"), "out_dtype");
+  if (outD.kind != DType::F32)
+    em.error(a.loc("out_dtype"), "tl.dot_scaled accumulates in float32; out_dtype=" +
+                                     outD.name() + " is not supported");
+  std::vector<int64_t> outShape = {M, N};
+  TValue acc;
+  if (a.has("acc")) {
+    acc = em.toTensor(a.get("acc"), a.loc("acc"));
+    if (acc.shape != outShape || acc.dtype != outD)
+      em.error(a.loc("acc"), "acc must be " + TValue::tensor({}, outD, outShape).typeStr() +
+                                 ", got " + acc.typeStr());
+  } else {
+    acc = fullOf(em, outShape, TValue::integer(0), outD, l);
+  }
+  bool fast = em.requireBool(a.get("fast_math"), a.loc("fast_math"), "fast_math");
+  auto scaleOf = [](const Side &s) {
+    return s.scale.kind == TValue::None ? Value() : s.scale.v;
+  };
+  Value d = tile::DotScaledOp::create(em.b, em.loc(l), acc.v.getType(), L.v.v, R.v.v, acc.v,
+                                      scaleOf(L), scaleOf(R), L.fmt, R.fmt, fast);
+  return TValue::tensor(d, outD, outShape);
+}
+
 //===----------------------------------------------------------------------===//
 // Casts and selection
 //===----------------------------------------------------------------------===//
@@ -556,6 +664,7 @@ void tritium::fe::registerCoreBuiltins(BuiltinTable &t) {
   t["tl.make_block_ptr"] = makeBlockPtr;
   t["tl.advance"] = advance;
   t["tl.dot"] = dot;
+  t["tl.dot_scaled"] = dotScaled;
   t["tl.cast"] = castFn;
   t["tensor.to"] = castFn;
   t["tensor.cast"] = castFn;

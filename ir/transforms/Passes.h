@@ -17,6 +17,11 @@ namespace mlir::tile {
 #define GEN_PASS_DECL
 #include "ir/transforms/Passes.h.inc"
 
+/// Rewrites every tile.dot_scaled under `root` as upcasts and a tile.dot
+/// (the tile-decompose-dot-scaled pass); fails with a diagnostic on a form
+/// it cannot rewrite.
+LogicalResult decomposeDotScaled(Operation *root);
+
 /// inliner -> canonicalize -> tile-combine -> canonicalize -> cse -> symbol-dce
 void buildTileOptimizePipeline(OpPassManager &pm);
 

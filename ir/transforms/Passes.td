@@ -22,4 +22,15 @@ def TileCombine : Pass<"tile-combine", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileDecomposeDotScaled : Pass<"tile-decompose-dot-scaled", "mlir::ModuleOp"> {
+  let summary = "Rewrite dot_scaled as upcasts to bf16/fp16 and a plain dot";
+  let description = [{
+    For targets without block-scaled tensor-core instructions: each operand
+    is upcast to fp16 (when either format is fp16) or bf16, e2m1 nibbles
+    unpacked low-first along K; e8m0 scales multiply it in fp32; the
+    product is a tile.dot with fp32 accumulation.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILE_PASSES

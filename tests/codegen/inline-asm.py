@@ -53,7 +53,7 @@
 # Mixed widths, pack 4: the bytes take one operand, the i32s four.
 # RUN: tritium compile %S/../gpu/check_inline_asm.py --kernel byte_scale_kernel --signature "*u8:16,*i32:16,*i32:16,1024" --target cuda:80 --emit llir | FileCheck %s --check-prefix=MIXED
 # MIXED-LABEL: define ptx_kernel void @byte_scale_kernel(
-# MIXED-COUNT-2: call { i32, i32, i32, i32 } asm "{ .reg .b32 t;{{.*}}", "=r,=r,=r,=r,r,r,r,r,r"(i32 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
+# MIXED-COUNT-2: call { i32, i32, i32, i32 } asm "{ .reg .b32 t;{{.*}}", "=r,=r,=r,=r,r,r,r,r,r"(i32 %{{[0-9a-z.]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}}, i32 %{{[0-9]+}})
 # MIXED-NOT: asm "{ .reg .b32 t;
 
 # u8, pack 8: eight bytes in two b32 operands; one run per thread.

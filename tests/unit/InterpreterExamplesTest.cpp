@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InterpreterTestUtil.h"
+#include "ir/transforms/Passes.h"
 
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
@@ -399,8 +400,10 @@ def mapped(X, F, O, N: tl.constexpr):
   CHECK(bad == 0);
 }
 
-TEST_CASE("dot_scaled: e2m1 x e4m3 with e8m0 scales, fp32 accumulate",
+TEST_CASE("dot_scaled: e2m1 x e4m3 with e8m0 scales, fp32 accumulate; the "
+          "GPU decomposition (upcast to bf16 + dot) computes the same",
           "[interp][e2e]") {
+  bool decompose = GENERATE(false, true);
   const char *ir = R"(
 func.func @ds(%a: !tile.ptr<i8>, %sa: !tile.ptr<i8>, %b: !tile.ptr<i8>, %sb: !tile.ptr<i8>, %o: !tile.ptr<f32>) attributes {tile.kernel} {
   %ra = tile.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
@@ -435,6 +438,12 @@ func.func @ds(%a: !tile.ptr<i8>, %sa: !tile.ptr<i8>, %b: !tile.ptr<i8>, %sb: !ti
 )";
   auto module = mlir::parseSourceString<mlir::ModuleOp>(ir, &context());
   REQUIRE(module);
+  if (decompose) {
+    REQUIRE(mlir::succeeded(mlir::tile::decomposeDotScaled(*module)));
+    bool left = false;
+    module->walk([&](mlir::tile::DotScaledOp) { left = true; });
+    REQUIRE(!left);
+  }
   auto created = Kernel::create(*module, "ds");
   if (auto *e = std::get_if<RunError>(&created))
     FAIL(e->message);
@@ -479,4 +488,79 @@ func.func @ds(%a: !tile.ptr<i8>, %sa: !tile.ptr<i8>, %b: !tile.ptr<i8>, %sb: !ti
                                   (1e-30 + std::fabs(ref) + 1e-6));
     }
   CHECK(worst < 1e-5);
+}
+
+TEST_CASE("dot_scaled: every format pair gives the same product directly and "
+          "through the GPU decomposition",
+          "[interp][e2e]") {
+  const char *src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(a_ptr, sa_ptr, b_ptr, sb_ptr, out_ptr, FA: tl.constexpr, FB: tl.constexpr):
+    KA: tl.constexpr = 32 if FA == "e2m1" else 64
+    KB: tl.constexpr = 32 if FB == "e2m1" else 64
+    a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * KA + tl.arange(0, KA)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, KB)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    sa = None
+    if FA != "bf16" and FA != "fp16":
+        sa = tl.load(sa_ptr + tl.arange(0, 32)[:, None] * 2 + tl.arange(0, 2)[None, :])
+    sb = None
+    if FB != "bf16" and FB != "fp16":
+        sb = tl.load(sb_ptr + tl.arange(0, 32)[:, None] * 2 + tl.arange(0, 2)[None, :])
+    c = tl.dot_scaled(a, sa, FA, b, sb, FB)
+    tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+)";
+  const char *formats[] = {"e2m1", "e4m3", "e5m2", "bf16", "fp16"};
+  for (const char *fa : formats)
+    for (const char *fb : formats) {
+      auto wide = [](std::string f) { return f == "bf16" || f == "fp16"; };
+      if (wide(fa) && wide(fb))
+        continue;
+      INFO(fa << " x " << fb);
+      auto ptr = [&](std::string f) {
+        return f == "bf16" ? "*bf16" : f == "fp16" ? "*fp16" : "*u8";
+      };
+      std::string sig = std::string(ptr(fa)) + ",*u8," + ptr(fb) + ",*u8,*fp32,'" + fa +
+                        "','" + fb + "'";
+      std::mt19937 rng(11);
+      // Finite inputs: the top exponent bit cleared (fp8: bit 6; 16-bit:
+      // bit 14) leaves no NaN or Inf encodings.
+      auto operand = [&](std::string f) {
+        std::vector<uint8_t> v(wide(f) ? 32 * 64 * 2 : f == "e2m1" ? 32 * 32 : 32 * 64);
+        for (size_t i = 0; i < v.size(); ++i) {
+          v[i] = uint8_t(rng());
+          if (!wide(f) && f != "e2m1")
+            v[i] &= 0xBF;
+          if (wide(f) && (i & 1))
+            v[i] &= 0xBF;
+        }
+        return v;
+      };
+      std::vector<uint8_t> a = operand(fa), b = operand(fb), sa(64), sb(64);
+      for (auto *s : {&sa, &sb})
+        for (auto &x : *s)
+          x = uint8_t(122 + rng() % 10);
+      std::vector<float> direct(32 * 32), split(32 * 32);
+      for (bool decompose : {false, true}) {
+        Compiled c = compileSource("ds.py", src, "k", sig);
+        if (decompose) {
+          REQUIRE(mlir::succeeded(mlir::tile::decomposeDotScaled(*c.module)));
+          c = prepare(std::move(c.module), "k");
+        }
+        REQUIRE(c.error == "");
+        std::vector<float> &o = decompose ? split : direct;
+        REQUIRE(!c.kernel->launch(
+            {buf(a, "a"), buf(sa, "sa"), buf(b, "b"), buf(sb, "sb"), buf(o, "o")}, grid(1)));
+      }
+      float big = 0;
+      for (float x : direct)
+        big = std::max(big, std::fabs(x));
+      int bad = 0;
+      for (int i = 0; i < 32 * 32; ++i)
+        bad += !(std::fabs(direct[i] - split[i]) <= 1e-5f * big);
+      CHECK(big > 0);
+      CHECK(bad == 0);
+    }
 }
