@@ -44,6 +44,7 @@ enum class ExprKind {
   IfExp,     // a if c else b
   Tuple,     // (a, b) / a, b
   List,      // [a, b]
+  ListComp,  // [elt for target in iter if cond ...]
   Starred,   // *a (in calls and tuple targets)
   Lambda,    // lambda ...: ... (parsed only to be rejected)
   Other,     // dict/set/comprehension/f-string/await/...: parsed, rejected
@@ -183,6 +184,18 @@ struct TupleExpr : Expr {
 struct ListExpr : Expr {
   explicit ListExpr(SourceRange r) : Expr(ExprKind::List, r) {}
   std::vector<ExprPtr> elts;
+};
+
+/// A list comprehension; each clause is `for target in iter (if cond)*`,
+/// the first outermost.
+struct ListCompExpr : Expr {
+  struct Clause {
+    ExprPtr target, iter;
+    std::vector<ExprPtr> ifs;
+  };
+  explicit ListCompExpr(SourceRange r) : Expr(ExprKind::ListComp, r) {}
+  ExprPtr elt;
+  std::vector<Clause> clauses;
 };
 
 struct StarredExpr : Expr {

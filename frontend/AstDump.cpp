@@ -268,6 +268,18 @@ void Dumper::expr(unsigned indent, const std::string &role, const Expr &e) {
       child(in, "elt", elt);
     return;
   }
+  case ExprKind::ListComp: {
+    const auto &c = static_cast<const ListCompExpr &>(e);
+    line(indent, head + "ListComp" + at);
+    child(in, "elt", c.elt);
+    for (const auto &clause : c.clauses) {
+      child(in, "target", clause.target);
+      child(in, "iter", clause.iter);
+      for (const ExprPtr &cond : clause.ifs)
+        child(in, "if", cond);
+    }
+    return;
+  }
   case ExprKind::Starred: {
     const auto &s = static_cast<const StarredExpr &>(e);
     line(indent, head + "Starred " + (s.doubleStar ? "**" : "*") + at);
@@ -472,6 +484,16 @@ std::string inlineExpr(const Expr &e) {
     return "Tuple(" + joined(static_cast<const TupleExpr &>(e).elts) + ")";
   case ExprKind::List:
     return "List(" + joined(static_cast<const ListExpr &>(e).elts) + ")";
+  case ExprKind::ListComp: {
+    const auto &c = static_cast<const ListCompExpr &>(e);
+    std::string out = "ListComp(" + inlineExpr(*c.elt);
+    for (const auto &clause : c.clauses) {
+      out += " for " + inlineExpr(*clause.target) + " in " + inlineExpr(*clause.iter);
+      for (const ExprPtr &cond : clause.ifs)
+        out += " if " + inlineExpr(*cond);
+    }
+    return out + ")";
+  }
   case ExprKind::Starred: {
     const auto &s = static_cast<const StarredExpr &>(e);
     return std::string("Starred(") + (s.doubleStar ? "**" : "*") +

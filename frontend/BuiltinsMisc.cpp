@@ -289,6 +289,16 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
     t[r] = [r](Emitter &em, CallArgs &c) -> TValue {
       em.error(c.loc, std::string(r) + "() can only be the iterable of a for loop");
     };
+  // tl.tuple(iterable): kernels build tuples from lists and comprehensions.
+  t["tl.tuple"] = [](Emitter &em, CallArgs &c) -> TValue {
+    auto a = em.bind(c, {"args=()"});
+    TValue v = a.get("args");
+    if (!a.has("args"))
+      return TValue::tuple({});
+    if (v.kind != TValue::Tuple)
+      em.error(a.loc("args"), "tl.tuple takes a tuple or list, got " + v.typeStr());
+    return v;
+  };
   t["tl.static_print"] = staticPrint;
   t["tl.static_assert"] = staticAssert;
   t["tl.device_print"] = [](Emitter &em, CallArgs &c) { return devicePrint(em, c, false); };

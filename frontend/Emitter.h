@@ -109,6 +109,9 @@ public:
 
   // --- Values ---------------------------------------------------------------
   TValue eval(const Expr &e);
+  /// A list comprehension over compile-time tuples, unrolled: a tuple.
+  TValue listComp(const ListCompExpr &e);
+  TValue rangeTuple(const Expr &iter);
   /// A runtime value (scalar or block) from a constexpr or tensor; ints are
   /// typed by range (i32, u32, i64, u64), floats fp32, bools i1.
   TValue toTensor(const TValue &v, SourceLoc l);

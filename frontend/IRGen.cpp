@@ -15,6 +15,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <algorithm>
+#include <functional>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -460,19 +462,36 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     em.b.setInsertionPointToEnd(em.module.getBody());
     SmallVector<Type> argTypes;
     std::vector<DType> dtypes;
-    for (size_t i = 0; i < specs.size(); ++i) {
-      auto &p = kernel->params[i];
-      auto &s = specs[i];
-      if (s.kind == ParamSpec::Runtime && namesConstexpr(p.annotation.get()))
-        em.error(p.loc, "parameter '" + p.name +
-                            "' is tl.constexpr but the signature gives the "
-                            "runtime type '" + s.type + "'; give a value instead");
+    std::vector<int> divisibility;
+    // Runtime leaves (depth first through tuples) become the arguments.
+    std::function<void(const ParamSpec &)> collect = [&](const ParamSpec &s) {
+      if (s.kind == ParamSpec::Tuple) {
+        for (auto &e : s.elems)
+          collect(e);
+        return;
+      }
       if (s.kind != ParamSpec::Runtime || s.equalsOne)
-        continue;
+        return;
       DType d;
       DType::fromSigName(s.type, d);
       dtypes.push_back(d);
       argTypes.push_back(d.toMlir(&ctx));
+      divisibility.push_back(s.divisibility);
+    };
+    std::function<bool(const ParamSpec &)> hasRuntime = [&](const ParamSpec &s) {
+      if (s.kind == ParamSpec::Tuple)
+        return std::any_of(s.elems.begin(), s.elems.end(), hasRuntime);
+      return s.kind == ParamSpec::Runtime;
+    };
+    for (size_t i = 0; i < specs.size(); ++i) {
+      auto &p = kernel->params[i];
+      auto &s = specs[i];
+      if (hasRuntime(s) && namesConstexpr(p.annotation.get()))
+        em.error(p.loc, "parameter '" + p.name +
+                            "' is tl.constexpr but the signature gives the "
+                            "runtime type '" + (s.kind == ParamSpec::Tuple ? "tuple" : s.type) +
+                            "'; give a value instead");
+      collect(s);
     }
     auto func = func::FuncOp::create(em.b, em.loc(kernel->nameLoc), kernelName,
                                      em.b.getFunctionType(argTypes, {}));
@@ -482,23 +501,26 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     em.b.setInsertionPointToStart(entry);
     Emitter::Scope scope;
     unsigned argNo = 0;
-    for (size_t i = 0; i < specs.size(); ++i) {
-      auto &p = kernel->params[i];
-      auto &s = specs[i];
-      if (s.kind == ParamSpec::Constexpr) {
-        scope[p.name] = parseConstexprLiteral(s.value);
-        continue;
+    std::function<TValue(const ParamSpec &)> bindSpec = [&](const ParamSpec &s) {
+      if (s.kind == ParamSpec::Tuple) {
+        std::vector<TValue> elems;
+        for (auto &e : s.elems)
+          elems.push_back(bindSpec(e));
+        return TValue::tuple(std::move(elems));
       }
-      if (s.equalsOne) {
-        scope[p.name] = TValue::integer(1);
-        continue;
-      }
-      if (s.divisibility > 1)
+      if (s.kind == ParamSpec::Constexpr)
+        return parseConstexprLiteral(s.value);
+      if (s.equalsOne)
+        return TValue::integer(1);
+      if (divisibility[argNo] > 1)
         func.setArgAttr(argNo, "tile.divisibility",
-                        em.b.getI32IntegerAttr(s.divisibility));
-      scope[p.name] = TValue::tensor(entry->getArgument(argNo), dtypes[argNo], {});
+                        em.b.getI32IntegerAttr(divisibility[argNo]));
+      TValue v = TValue::tensor(entry->getArgument(argNo), dtypes[argNo], {});
       ++argNo;
-    }
+      return v;
+    };
+    for (size_t i = 0; i < specs.size(); ++i)
+      scope[kernel->params[i].name] = bindSpec(specs[i]);
     em.scopes.push_back(scope);
     em.callStack.push_back(kernel);
     em.emitFunctionBody(*kernel);

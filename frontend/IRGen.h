@@ -30,15 +30,19 @@ namespace tritium::fe {
 
 /// One kernel parameter's specialization, from a signature entry.
 struct ParamSpec {
-  enum Kind { Runtime, Constexpr } kind = Runtime;
+  enum Kind { Runtime, Constexpr, Tuple } kind = Runtime;
   std::string type;        // "*fp32", "i32", "fp32", "*kfp16" (Runtime)
   int divisibility = 1;    // 16 for ":16"
   bool equalsOne = false;  // ":1": folded as the constant 1
   std::string value;       // Constexpr: the literal as written
+  std::vector<ParamSpec> elems; // Tuple: one entry per element
 };
 
 /// Parses Triton's AOT signature ("*fp32:16,i32,1024,...") into one entry
-/// per parameter; returns an error message on malformed input.
+/// per parameter; returns an error message on malformed input. A tuple
+/// argument is its elements' entries in parentheses, nested as the tuple
+/// is ("(*fp32:16,(i32,4),None)"; "()" is the empty tuple). Its runtime
+/// elements become kernel arguments in order, after those before it.
 std::optional<std::string> parseSignature(const std::string &sig,
                                           std::vector<ParamSpec> &out);
 

@@ -8,6 +8,8 @@
 #include "frontend/Emitter.h"
 
 #include <functional>
+#include <map>
+#include <optional>
 
 using namespace tritium::fe;
 using namespace mlir;
@@ -74,8 +76,10 @@ TValue Emitter::eval(const Expr &e) {
   case ExprKind::BoolOp: {
     auto &bo = static_cast<const BoolOpExpr &>(e);
     TValue acc = eval(*bo.values[0]);
+    // Tuples, like constexprs, are true when non-empty.
+    auto known = [](const TValue &v) { return v.isConstexpr() || v.kind == TValue::Tuple; };
     for (size_t i = 1; i < bo.values.size(); ++i) {
-      if (acc.isConstexpr()) {
+      if (known(acc)) {
         // Python short-circuit on compile-time values.
         bool t = truthy(acc, bo.values[i - 1]->loc());
         if (bo.op == BoolOpKind::And ? !t : t)
@@ -84,7 +88,7 @@ TValue Emitter::eval(const Expr &e) {
         continue;
       }
       TValue next = eval(*bo.values[i]);
-      if (next.isConstexpr() && !next.isTensor()) {
+      if (known(next)) {
         bool t = truthy(next, bo.values[i]->loc());
         if (bo.op == BoolOpKind::And && t) continue;
         if (bo.op == BoolOpKind::Or && !t) continue;
@@ -135,6 +139,8 @@ TValue Emitter::eval(const Expr &e) {
     };
     return pick(x, y);
   }
+  case ExprKind::ListComp:
+    return listComp(static_cast<const ListCompExpr &>(e));
   case ExprKind::Tuple:
   case ExprKind::List: {
     const auto &elts = e.kind == ExprKind::Tuple
@@ -386,4 +392,96 @@ TValue Emitter::evalSubscript(const SubscriptExpr &e) {
     v = TValue::tensor(r, v.dtype, curShape);
   }
   return v;
+}
+
+/// `range(...)` / `tl.static_range(...)` of compile-time ints as the tuple
+/// of its values; Undefined for any other expression.
+TValue Emitter::rangeTuple(const Expr &iter) {
+  if (iter.kind != ExprKind::Call)
+    return TValue();
+  const auto &call = static_cast<const CallExpr &>(iter);
+  TValue fn = eval(*call.func);
+  if (fn.kind != TValue::Builtin || (fn.s != "range" && fn.s != "tl.static_range"))
+    return TValue();
+  if (!call.keywords.empty() || call.args.empty() || call.args.size() > 3)
+    error(iter.loc(), fn.s + "() in a comprehension takes 1 to 3 positional ints");
+  std::vector<int64_t> v;
+  for (auto &a : call.args) {
+    TValue x = eval(*a);
+    if (x.kind != TValue::Int)
+      error(a->loc(), fn.s + "() in a comprehension needs compile-time ints, got " +
+                          x.typeStr());
+    v.push_back(x.i);
+  }
+  int64_t start = v.size() > 1 ? v[0] : 0, stop = v.size() > 1 ? v[1] : v[0],
+          step = v.size() > 2 ? v[2] : 1;
+  if (step == 0)
+    error(iter.loc(), fn.s + "() step must not be zero");
+  std::vector<TValue> out;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (out.size() >= 65536)
+      error(iter.loc(), "a comprehension over more than 65536 values");
+    out.push_back(TValue::integer(i));
+  }
+  return TValue::tuple(std::move(out));
+}
+
+TValue Emitter::listComp(const ListCompExpr &e) {
+  // Its targets live in the comprehension only, as in Python 3.
+  std::vector<std::string> names;
+  std::function<void(const Expr &)> collect = [&](const Expr &t) {
+    if (t.kind == ExprKind::Name)
+      names.push_back(static_cast<const NameExpr &>(t).id);
+    else if (t.kind == ExprKind::Tuple)
+      for (auto &x : static_cast<const TupleExpr &>(t).elts) collect(*x);
+    else if (t.kind == ExprKind::List)
+      for (auto &x : static_cast<const ListExpr &>(t).elts) collect(*x);
+    else if (t.kind == ExprKind::Starred)
+      collect(*static_cast<const StarredExpr &>(t).value);
+  };
+  for (auto &c : e.clauses)
+    collect(*c.target);
+  std::map<std::string, std::optional<TValue>> saved;
+  for (auto &n : names) {
+    auto it = scopes.back().find(n);
+    saved[n] = it == scopes.back().end() ? std::nullopt : std::optional<TValue>(it->second);
+  }
+  std::vector<TValue> out;
+  std::function<void(size_t)> run = [&](size_t k) {
+    if (k == e.clauses.size()) {
+      out.push_back(eval(*e.elt));
+      return;
+    }
+    const auto &c = e.clauses[k];
+    TValue seq = rangeTuple(*c.iter);
+    if (seq.kind == TValue::Undefined)
+      seq = eval(*c.iter);
+    if (seq.kind != TValue::Tuple)
+      error(c.iter->loc(), "a list comprehension in a kernel iterates over a tuple "
+                           "(its length known at compile time), got " + seq.typeStr());
+    for (const TValue &item : seq.elems) {
+      assign(*c.target, item);
+      bool keep = true;
+      for (auto &cond : c.ifs) {
+        TValue t = eval(*cond);
+        if (t.isTensor())
+          error(cond->loc(), "a comprehension's 'if' must be known at compile time, got " +
+                                 t.typeStr());
+        if (!truthy(t, cond->loc())) {
+          keep = false;
+          break;
+        }
+      }
+      if (keep)
+        run(k + 1);
+    }
+  };
+  run(0);
+  for (auto &[n, v] : saved) {
+    if (v)
+      scopes.back()[n] = *v;
+    else
+      scopes.back().erase(n);
+  }
+  return TValue::tuple(std::move(out));
 }

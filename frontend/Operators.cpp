@@ -233,6 +233,26 @@ bool Emitter::foldCompare(CmpOpKind op, const TValue &a, const TValue &c,
     }
     return finish(x < y ? -1 : x > y ? 1 : 0);
   }
+  if (a.kind == TValue::Tuple && c.kind == TValue::Tuple) {
+    // Python's order: the first unequal pair decides, else the lengths.
+    for (size_t k = 0; k < a.elems.size() && k < c.elems.size(); ++k) {
+      TValue eq;
+      if (!foldCompare(CmpOpKind::Eq, a.elems[k], c.elems[k], l, eq))
+        error(l, "tuples compare only compile-time elements, got " +
+                     a.elems[k].typeStr() + " and " + c.elems[k].typeStr());
+      if (eq.b)
+        continue;
+      if (op == CmpOpKind::Eq || op == CmpOpKind::Ne)
+        return finish(1);
+      return foldCompare(op, a.elems[k], c.elems[k], l, out);
+    }
+    int64_t na = a.elems.size(), nc = c.elems.size();
+    return finish(na < nc ? -1 : na > nc ? 1 : 0);
+  }
+  if ((a.kind == TValue::Tuple) != (c.kind == TValue::Tuple) &&
+      (op == CmpOpKind::Eq || op == CmpOpKind::Ne) &&
+      (a.isConstexpr() || c.isConstexpr()))
+    return finish(1); // a tuple never equals a number, string or None
   if (a.isConstexpr() && c.isConstexpr()) {
     if (op == CmpOpKind::Eq || op == CmpOpKind::Ne) {
       bool eq = a.kind == c.kind && a.repr() == c.repr();
@@ -297,6 +317,25 @@ TValue Emitter::binary(BinOpKind op, const TValue &a0, const TValue &c0,
   TValue folded;
   if (a0.isConstexpr() && c0.isConstexpr() && foldBinary(op, a0, c0, l, folded))
     return folded;
+  if (a0.kind == TValue::Tuple || c0.kind == TValue::Tuple) {
+    // Tuples concatenate and repeat, as in Python.
+    if (op == BinOpKind::Add && a0.kind == TValue::Tuple && c0.kind == TValue::Tuple) {
+      std::vector<TValue> e = a0.elems;
+      e.insert(e.end(), c0.elems.begin(), c0.elems.end());
+      return TValue::tuple(std::move(e));
+    }
+    const TValue &t = a0.kind == TValue::Tuple ? a0 : c0;
+    const TValue &n = a0.kind == TValue::Tuple ? c0 : a0;
+    if (op == BinOpKind::Mul && (n.kind == TValue::Int || n.kind == TValue::Bool)) {
+      std::vector<TValue> e;
+      int64_t times = n.kind == TValue::Bool ? n.b : n.i;
+      for (int64_t k = 0; k < times; ++k)
+        e.insert(e.end(), t.elems.begin(), t.elems.end());
+      return TValue::tuple(std::move(e));
+    }
+    error(l, std::string("unsupported operand types for ") + opSpelling(op) + ": " +
+                 a0.typeStr() + " and " + c0.typeStr());
+  }
   if (op == BinOpKind::Pow)
     error(l, "'**' is not supported on tensors; use tl.extra.libdevice.pow "
              "(or multiply explicitly)");

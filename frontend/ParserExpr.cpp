@@ -603,9 +603,38 @@ ExprPtr Parser::parseListDisplay() {
     if (!first)
       return nullptr;
     if (atComprehensionFor()) {
-      pos_ = open;
-      skipBracketed();
-      return std::make_unique<OtherExpr>(rangeFrom(open), "list comprehension");
+      if (atKeyword("async")) {
+        pos_ = open;
+        skipBracketed();
+        return std::make_unique<OtherExpr>(rangeFrom(open), "async comprehension");
+      }
+      // for_if_clauses: ('for' star_targets 'in' disjunction ('if' disjunction)*)+
+      auto comp = std::make_unique<ListCompExpr>(SourceRange{});
+      comp->elt = std::move(first);
+      while (atKeyword("for")) {
+        advance();
+        ListCompExpr::Clause c;
+        if (!(c.target = parseStarTargets()) || !checkTarget(*c.target, false))
+          return nullptr;
+        if (!consumeKeyword("in"))
+          return errorAt(tok(), "expected 'in' after the comprehension's target, found " +
+                                    describeToken(tok()));
+        if (!(c.iter = parseDisjunction()))
+          return nullptr;
+        while (atKeyword("if")) {
+          advance();
+          ExprPtr cond = parseDisjunction();
+          if (!cond)
+            return nullptr;
+          c.ifs.push_back(std::move(cond));
+        }
+        comp->clauses.push_back(std::move(c));
+      }
+      if (!consumeOp("]"))
+        return errorAt(tok(), "expected ']' after the list comprehension, found " +
+                                  describeToken(tok()));
+      comp->range = rangeFrom(open);
+      return comp;
     }
     list->elts.push_back(std::move(first));
     while (consumeOp(",") && !atOp("]")) {

@@ -51,6 +51,8 @@ const char *exprDescription(const Expr &e) {
     return "tuple";
   case ExprKind::List:
     return "list";
+  case ExprKind::ListComp:
+    return "list comprehension";
   case ExprKind::Starred:
     return "starred";
   case ExprKind::Lambda:

@@ -18,68 +18,137 @@ using namespace tritium::fe;
 // Signatures
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// Splits `s` at the commas outside parentheses and quotes; an error for
+/// unbalanced parentheses or an unterminated quote.
+std::optional<std::string> splitTop(const std::string &s, std::vector<std::string> &out) {
+  out.clear();
+  int depth = 0;
+  char quote = 0;
+  std::string cur;
+  for (char c : s) {
+    if (quote) {
+      cur += c;
+      if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"')
+      quote = c;
+    else if (c == '(')
+      ++depth;
+    else if (c == ')' && --depth < 0)
+      return std::string("unbalanced ')'");
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (quote)
+    return std::string("unterminated quote");
+  if (depth)
+    return std::string("unbalanced '('");
+  out.push_back(cur);
+  return std::nullopt;
+}
+
+std::string trimmed(const std::string &item) {
+  size_t a = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : item.substr(a, e - a + 1);
+}
+
+/// One entry (a type, a constexpr literal or a parenthesized tuple) into
+/// `p`; `where` names it in messages ("signature entry 2", "... element 1").
+std::optional<std::string> parseEntry(const std::string &s, const std::string &where,
+                                      ParamSpec &p) {
+  if (s.empty())
+    return where + " is empty";
+  if (s.front() == '(') {
+    if (s.back() != ')')
+      return where + " '" + s + "': text after the tuple's ')'";
+    std::string inner = trimmed(s.substr(1, s.size() - 2));
+    p.kind = ParamSpec::Tuple;
+    if (inner.empty())
+      return std::nullopt;
+    std::vector<std::string> items;
+    if (auto err = splitTop(inner, items))
+      return where + " '" + s + "': " + *err;
+    if (items.size() > 1 && trimmed(items.back()).empty())
+      items.pop_back(); // "(x,)"
+    for (size_t i = 0; i < items.size(); ++i) {
+      ParamSpec e;
+      if (auto err = parseEntry(trimmed(items[i]), where + " element " + std::to_string(i), e))
+        return err;
+      p.elems.push_back(std::move(e));
+    }
+    return std::nullopt;
+  }
+  std::string type = s, attr;
+  size_t colon = s.find(':');
+  bool quoted = s.front() == '\'' || s.front() == '"';
+  if (colon != std::string::npos && !quoted) {
+    type = s.substr(0, colon);
+    attr = s.substr(colon + 1);
+  }
+  DType d;
+  if (!quoted && DType::fromSigName(type, d)) {
+    p.kind = ParamSpec::Runtime;
+    p.type = type;
+    if (attr == "16")
+      p.divisibility = 16;
+    else if (attr == "1") {
+      if (d.isPtr())
+        return where + " '" + s + "': ':1' (equal to one) applies to integers, not pointers";
+      p.equalsOne = true;
+    } else if (!attr.empty())
+      return where + " '" + s + "': unknown specialization ':" + attr +
+             "' (expected :16 or :1)";
+    return std::nullopt;
+  }
+  bool looksLikeType = !quoted && (s[0] == '*' ||
+      ((s.rfind("i", 0) == 0 || s.rfind("u", 0) == 0 || s.rfind("fp", 0) == 0 ||
+        s.rfind("bf", 0) == 0) && s.size() <= 8 &&
+       s.find_first_not_of("iufpbe0123456789nvkm") == std::string::npos &&
+       std::isdigit((unsigned char)s.back())));
+  if (looksLikeType || (colon != std::string::npos && !quoted))
+    return where + " '" + s +
+           "': unknown type (expected i1, i8..i64, u8..u64, fp16, bf16, "
+           "fp32, fp64, fp8e4nv, fp8e5, fp8e4b15, '*' for pointers, or a "
+           "constexpr value)";
+  p.kind = ParamSpec::Constexpr;
+  p.value = s;
+  bool integer = s.find_first_not_of("0123456789", s[0] == '-' ? 1 : 0) ==
+                     std::string::npos && s != "-";
+  if (integer) {
+    errno = 0;
+    if (s[0] == '-')
+      (void)std::strtoll(s.c_str(), nullptr, 10);
+    else
+      (void)std::strtoull(s.c_str(), nullptr, 10);
+    if (errno == ERANGE)
+      return where + " '" + s + "': the integer does not fit in 64 bits";
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<std::string>
 tritium::fe::parseSignature(const std::string &sig, std::vector<ParamSpec> &out) {
   out.clear();
   if (sig.find_first_not_of(" \t") == std::string::npos)
     return std::nullopt;
-  std::stringstream ss(sig);
-  std::string item;
-  int index = 0;
-  while (std::getline(ss, item, ',')) {
-    size_t a = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
-    std::string s = a == std::string::npos ? "" : item.substr(a, e - a + 1);
-    if (s.empty())
-      return "signature entry " + std::to_string(index) + " is empty";
+  std::vector<std::string> items;
+  if (auto err = splitTop(sig, items))
+    return "signature '" + sig + "': " + *err;
+  for (size_t i = 0; i < items.size(); ++i) {
     ParamSpec p;
-    std::string type = s, attr;
-    size_t colon = s.find(':');
-    if (colon != std::string::npos) {
-      type = s.substr(0, colon);
-      attr = s.substr(colon + 1);
-    }
-    DType d;
-    if (DType::fromSigName(type, d)) {
-      p.kind = ParamSpec::Runtime;
-      p.type = type;
-      if (attr == "16")
-        p.divisibility = 16;
-      else if (attr == "1") {
-        if (d.isPtr())
-          return "signature entry " + std::to_string(index) + " '" + s +
-                 "': ':1' (equal to one) applies to integers, not pointers";
-        p.equalsOne = true;
-      } else if (!attr.empty())
-        return "signature entry " + std::to_string(index) + " '" + s +
-               "': unknown specialization ':" + attr + "' (expected :16 or :1)";
-    } else {
-      bool looksLikeType = !s.empty() && (s[0] == '*' ||
-          ((s.rfind("i", 0) == 0 || s.rfind("u", 0) == 0 || s.rfind("fp", 0) == 0 ||
-            s.rfind("bf", 0) == 0) && s.size() <= 8 &&
-           s.find_first_not_of("iufpbe0123456789nvkm") == std::string::npos &&
-           std::isdigit((unsigned char)s.back())));
-      if (looksLikeType || colon != std::string::npos)
-        return "signature entry " + std::to_string(index) + " '" + s +
-               "': unknown type (expected i1, i8..i64, u8..u64, fp16, bf16, "
-               "fp32, fp64, fp8e4nv, fp8e5, fp8e4b15, '*' for pointers, or a "
-               "constexpr value)";
-      p.kind = ParamSpec::Constexpr;
-      p.value = s;
-      bool integer = s.find_first_not_of("0123456789", s[0] == '-' ? 1 : 0) ==
-                         std::string::npos && s != "-";
-      if (integer) {
-        errno = 0;
-        if (s[0] == '-')
-          (void)std::strtoll(s.c_str(), nullptr, 10);
-        else
-          (void)std::strtoull(s.c_str(), nullptr, 10);
-        if (errno == ERANGE)
-          return "signature entry " + std::to_string(index) + " '" + s +
-                 "': the integer does not fit in 64 bits";
-      }
-    }
-    out.push_back(p);
-    ++index;
+    if (auto err = parseEntry(trimmed(items[i]), "signature entry " + std::to_string(i), p))
+      return err;
+    out.push_back(std::move(p));
   }
   return std::nullopt;
 }

@@ -118,8 +118,53 @@ std::optional<Arg> argFromLiteral(const std::string &lit) {
   return std::nullopt;
 }
 
+/// Whether `text` has a ',' outside parentheses and quotes (it would be two
+/// signature entries).
+bool hasTopLevelComma(const std::string &text) {
+  int depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote)
+      quote = c == quote ? 0 : quote;
+    else if (c == '\'' || c == '"')
+      quote = c;
+    else if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
+    else if (c == ',' && depth <= 0)
+      return true;
+  }
+  return false;
+}
+
 std::string kindName(const Arg &a) {
-  return a.kind == Arg::Buffer ? "a pointer (buffer)" : "a scalar";
+  switch (a.kind) {
+  case Arg::Buffer:
+    return "a pointer (buffer)";
+  case Arg::Tuple:
+    return "a tuple";
+  case Arg::Literal:
+    return "a constant";
+  default:
+    return "a scalar";
+  }
+}
+
+/// The leaves of `a` that the compiled kernel takes as arguments, depth
+/// first through tuples, with their names ("ptrs[1]"): not the constants
+/// of tuples, nor ints folded as 1.
+void runtimeLeaves(const Arg &a, const std::string &name,
+                   std::vector<std::pair<const Arg *, std::string>> &out) {
+  if (a.kind == Arg::Tuple) {
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      runtimeLeaves(a.elems[i], name + "[" + std::to_string(i) + "]", out);
+    return;
+  }
+  if (a.kind == Arg::Literal ||
+      (a.kind == Arg::Int && a.specialize && rt::foldsAsOne(a.i, a.isUnsigned)))
+    return;
+  out.push_back({&a, name});
 }
 
 struct Specialization {
@@ -198,17 +243,24 @@ std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
                        (*isPointer[k] ? "a pointer (buffer)" : "a scalar") +
                        ", got " + kindName(a),
                    Error::Argument};
-    if (a.kind == Arg::Buffer) {
-      if (!a.data && a.bytes)
-        return Error{"argument '" + name + "' is a null buffer of " +
-                         std::to_string(a.bytes) + " bytes",
-                     Error::Argument};
-      if (a.bytes % dtypeBytes(a.dtype))
-        return Error{"argument '" + name + "': " + std::to_string(a.bytes) +
-                         " bytes is not a whole number of " + dtypeName(a.dtype) +
-                         " elements",
-                     Error::Argument};
-    }
+    if (a.kind == Arg::Literal)
+      return Error{"argument '" + name + "': a constant (" + a.literal +
+                       ") is a tuple element, not an argument of its own",
+                   Error::Argument};
+    std::vector<std::pair<const Arg *, std::string>> leaves;
+    runtimeLeaves(a, name, leaves);
+    for (auto &[leaf, leafName] : leaves)
+      if (leaf->kind == Arg::Buffer) {
+        if (!leaf->data && leaf->bytes)
+          return Error{"argument '" + leafName + "' is a null buffer of " +
+                           std::to_string(leaf->bytes) + " bytes",
+                       Error::Argument};
+        if (leaf->bytes % dtypeBytes(leaf->dtype))
+          return Error{"argument '" + leafName + "': " + std::to_string(leaf->bytes) +
+                           " bytes is not a whole number of " + dtypeName(leaf->dtype) +
+                           " elements",
+                       Error::Argument};
+      }
     bound.push_back(a);
   }
   if (!missing.empty())
@@ -230,6 +282,14 @@ std::string KernelState::entryFor(const Arg &a) const {
     return rt::specializeFloat();
   case Arg::Bool:
     return rt::specializeBool();
+  case Arg::Literal:
+    return a.literal;
+  case Arg::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      s += (i ? "," : "") + entryFor(a.elems[i]);
+    return s + ")";
+  }
   }
   return "";
 }
@@ -250,7 +310,7 @@ std::string KernelState::signatureOf(const std::vector<Arg> &bound,
       entry = constexprLits[i];
     } else {
       const Arg &a = bound[k];
-      if (flip && *flip == k)
+      if (flip && *flip == k && a.kind != Arg::Tuple)
         entry = a.kind == Arg::Buffer ? "i64" : ptrType + ":16";
       else
         entry = entryFor(a);
@@ -270,6 +330,8 @@ std::string KernelState::diagnoseKinds(const std::vector<Arg> &bound,
   copts.numStages = options.numStages;
   copts.debug = this->options.debug;
   for (size_t k = 0; k < bound.size(); ++k) {
+    if (bound[k].kind == Arg::Tuple)
+      continue;
     rt::CompiledKernel probe;
     if (!rt::compileSpecialization(*ctx, src, signatureOf(bound, k), copts, probe))
       return "argument '" + src.params[runtime[k]].name + "' expects " +
@@ -308,7 +370,8 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
     spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
   ++compiles;
   for (size_t k = 0; k < bound.size(); ++k)
-    isPointer[k] = bound[k].kind == Arg::Buffer;
+    if (bound[k].kind != Arg::Tuple)
+      isPointer[k] = bound[k].kind == Arg::Buffer;
   spec.signature = sig;
   spec.numWarps = options.numWarps;
   spec.numStages = options.numStages;
@@ -417,38 +480,36 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     return spec.error();
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return std::nullopt; // an empty grid runs nothing, as in Triton
+  std::vector<std::pair<const Arg *, std::string>> leaves;
+  for (size_t k = 0; k < bound.size(); ++k)
+    runtimeLeaves(bound[k], state_->src.params[state_->runtime[k]].name, leaves);
   if (options.device == Device::Cuda) {
     Specialization &sp = **spec;
     if (auto err = ensureGpu(sp, state_->src.kernel, options))
       return err;
     std::vector<Arg> gargs;
     std::vector<std::string> names;
-    for (size_t k = 0; k < bound.size(); ++k) {
-      const Arg &a = bound[k];
-      if (a.kind == Arg::Int && a.specialize && rt::foldsAsOne(a.i, a.isUnsigned))
-        continue;
-      gargs.push_back(a);
-      names.push_back(state_->src.params[state_->runtime[k]].name);
+    for (auto &[leaf, name] : leaves) {
+      gargs.push_back(*leaf);
+      names.push_back(name);
     }
     return rt::launchCuda(*sp.gpu, grid, gargs, names, options.stream);
   }
   std::vector<interp::Arg> iargs;
-  for (size_t k = 0; k < bound.size(); ++k) {
-    const Arg &a = bound[k];
+  for (auto &[leaf, name] : leaves) {
+    const Arg &a = *leaf;
     switch (a.kind) {
     case Arg::Buffer:
-      iargs.push_back(interp::Arg::buffer(a.data, a.bytes,
-                                          state_->src.params[state_->runtime[k]].name));
+      iargs.push_back(interp::Arg::buffer(a.data, a.bytes, name));
       break;
     case Arg::Int:
-      if (!a.specialize || !rt::foldsAsOne(a.i, a.isUnsigned))
-        iargs.push_back(interp::Arg::integer(a.i));
-      break;
     case Arg::Bool:
       iargs.push_back(interp::Arg::integer(a.i));
       break;
     case Arg::Float:
       iargs.push_back(interp::Arg::floating(a.f));
+      break;
+    default:
       break;
     }
   }
@@ -508,9 +569,9 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
                        "' is not a tl.constexpr parameter; pass it to launch()",
                    Error::Argument};
     it->isConstexpr = true;
-    if (value.text().find(',') != std::string::npos)
+    if (hasTopLevelComma(value.text()))
       return Error{"constexpr '" + name + "' = " + value.text() +
-                       ": values cannot contain ','",
+                       ": values cannot contain ',' outside parentheses and quotes",
                    Error::Argument};
   }
   std::string missing;

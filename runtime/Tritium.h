@@ -134,7 +134,10 @@ TRITIUM_DTYPE_OF(BFloat16, BF16)
 /// One launch argument: a host buffer (the kernel reads and writes it in
 /// place) or a scalar. Build them with buffer() and scalar().
 struct Arg {
-  enum Kind { Buffer, Int, Float, Bool } kind = Int;
+  /// Tuple: a tuple argument, its elements in `elems` (nested tuples
+  /// allowed); Literal: a compile-time element of a tuple (None, a
+  /// tl.constexpr), spelled as a signature writes it, in `literal`.
+  enum Kind { Buffer, Int, Float, Bool, Tuple, Literal } kind = Int;
   void *data = nullptr; // Buffer
   size_t bytes = 0;
   DType dtype = DType::F32;
@@ -144,7 +147,25 @@ struct Arg {
   /// False for Triton's `do_not_specialize`: no `:16` on ints and pointers,
   /// and an int equal to 1 is passed rather than folded.
   bool specialize = true;
+  std::vector<Arg> elems; // Tuple
+  std::string literal;    // Literal
 };
+
+/// A tuple argument (`kernel(x, (ptr_a, ptr_b), ...)`): the kernel indexes
+/// it, unpacks it or loops over it with tl.static_range.
+inline Arg tuple(std::vector<Arg> elems) {
+  Arg a;
+  a.kind = Arg::Tuple;
+  a.elems = std::move(elems);
+  return a;
+}
+/// A compile-time tuple element ("None", "4", "'name'", "tl.float16").
+inline Arg literal(std::string text) {
+  Arg a;
+  a.kind = Arg::Literal;
+  a.literal = std::move(text);
+  return a;
+}
 
 /// `bytes` bytes of host memory at `data` holding elements of `dtype`.
 Arg buffer(void *data, size_t bytes, DType dtype);

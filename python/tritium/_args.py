@@ -117,7 +117,60 @@ def _ndarray_packer(np):
     return pack
 
 
-_PACKERS = {int: _pack_int, float: _pack_float, bool: _pack_bool}
+# Literal records point at these NUL-terminated texts, kept for the life
+# of the process (a few: None, and the constexprs written into tuples).
+_LITERAL_TEXTS = {}
+
+
+def _literal_address(text):
+    buf = _LITERAL_TEXTS.get(text)
+    if buf is None:
+        buf = ctypes.create_string_buffer(text.encode())
+        if len(_LITERAL_TEXTS) < 4096:
+            _LITERAL_TEXTS[text] = buf
+        else:  # never freed either: a pathological number of literals
+            _LITERAL_TEXTS.setdefault(("overflow", id(buf)), buf)
+    return ctypes.addressof(buf)
+
+
+def _tuple_literal(name, value):
+    """The signature spelling of a compile-time tuple element, or None when
+    `value` is a runtime value."""
+    if isinstance(value, core.constexpr):
+        value = value.value
+        if isinstance(value, tuple):
+            return "(%s)" % ",".join(
+                _tuple_literal(name, v) or _constexpr_literal(name, v)
+                for v in value)
+        return _constexpr_literal(name, value)
+    if value is None or isinstance(value, (str, core.dtype)):
+        return _constexpr_literal(name, value)
+    return None
+
+
+def _pack_tuple(name, value, flags):
+    """A tuple argument: its TUPLE record, then its elements' records depth
+    first (constants as LITERAL records)."""
+    out = [_PACK_INT(_capi.ARG_TUPLE, 0, len(value))]
+    for i, v in enumerate(value):
+        label = "%s[%d]" % (name, i)
+        if type(v) is tuple or isinstance(v, tuple):
+            out.append(_pack_tuple(label, v, flags))
+            continue
+        lit = _tuple_literal(label, v)
+        if lit is not None:
+            out.append(_PACK_INT(_capi.ARG_LITERAL, 0, 0)[:8]
+                       + struct.pack("=Q16x", _literal_address(lit)))
+            continue
+        if callable(getattr(v, "run", None)) and hasattr(v, "fn"):
+            raise TypeError("argument '%s': a @jit function inside a tuple "
+                            "cannot be passed to a kernel yet" % label)
+        out.append(_packer(type(v))(label, v, flags))
+    return b"".join(out)
+
+
+_PACKERS = {int: _pack_int, float: _pack_float, bool: _pack_bool,
+            tuple: _pack_tuple}
 
 
 def _packer(tp):
@@ -125,6 +178,8 @@ def _packer(tp):
     packer = _PACKERS.get(tp)
     if packer is None:
         packer = _pack_generic
+        if isinstance(tp, type) and issubclass(tp, tuple):
+            packer = _pack_tuple  # namedtuples, torch.Size
         np = sys.modules.get("numpy")
         if np is not None and isinstance(tp, type) and issubclass(
                 tp, np.ndarray):
@@ -351,12 +406,46 @@ def _fill_arg(arg, name, value, no_specialize):
         "tensor, int, float or bool)" % (name, type(value).__name__))
 
 
+def _constexpr_literal(name, value):
+    """The signature spelling of a compile-time value (tuples nest in
+    parentheses), or raises TypeError."""
+    value = core._unwrap(value)
+    if isinstance(value, tuple):
+        return "(%s)" % ",".join(_constexpr_literal("%s[%d]" % (name, i), v)
+                                 for i, v in enumerate(value))
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        if not -2**63 <= value < 2**64:
+            raise OverflowError("constexpr '%s': %d does not fit in 64 bits"
+                                % (name, value))
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        if "'" in value:
+            raise TypeError("constexpr '%s': strings inside tuples cannot "
+                            "contain a quote" % name)
+        return "'%s'" % value
+    if isinstance(value, core.dtype) and not isinstance(
+            value, (core.pointer_type, core.block_type)):
+        return value._tl_name
+    raise TypeError("constexpr '%s': cannot pass %s as a compile-time "
+                    "value (expected int, float, bool, str, None, a tl dtype "
+                    "or a tuple of these)" % (name, type(value).__name__))
+
+
 def _constexpr_value(name, value):
     """A C tritium_constexpr for `value`, or raises TypeError."""
     value = core._unwrap(value)
     c = _capi.Constexpr()
     c.name = name.encode()
-    if value is None:
+    if isinstance(value, tuple):
+        c.kind, c.s = _capi.CONSTEXPR_LITERAL, _constexpr_literal(
+            name, value).encode()
+    elif value is None:
         c.kind = _capi.CONSTEXPR_NONE
     elif isinstance(value, bool):
         c.kind, c.i = _capi.CONSTEXPR_BOOL, int(value)

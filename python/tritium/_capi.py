@@ -28,6 +28,7 @@ CONSTEXPR_STRING, CONSTEXPR_NONE, CONSTEXPR_LITERAL = 3, 4, 5
 
 # tritium_arg_kind and flags
 ARG_BUFFER, ARG_INT, ARG_FLOAT, ARG_BOOL = 0, 1, 2, 3
+ARG_TUPLE, ARG_LITERAL = 4, 5
 ARG_UNSIGNED = 1
 ARG_NO_SPECIALIZE = 2
 
@@ -49,7 +50,7 @@ class _Buffer(ctypes.Structure):
 
 class _Value(ctypes.Union):
     _fields_ = [("buffer", _Buffer), ("i", ctypes.c_int64),
-                ("f", ctypes.c_double)]
+                ("f", ctypes.c_double), ("literal", ctypes.c_void_p)]
 
 
 class Arg(ctypes.Structure):

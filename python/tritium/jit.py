@@ -24,7 +24,8 @@ from . import _capi, _modules, _source
 from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
-                    _tuple_getter, _with_device, _current_stream)
+                    _pack_tuple, _tuple_getter, _with_device,
+                    _current_stream)
 from .compiled import CompiledKernel
 from .errors import (CompilationError, CompileReason, InterpreterError,
                      UnknownArgumentError)
@@ -422,12 +423,23 @@ class JITFunction(KernelInterface):
         runtime = [i for i in range(len(self.params))
                    if i not in self.constexprs
                    and bound[self.arg_names[i]] is not None]
-        array = (_capi.Arg * max(len(runtime), 1))()
-        for k, i in enumerate(runtime):
+        records = []
+        for i in runtime:
             name = self.arg_names[i]
-            _fill_arg(array[k], name, bound[name],
-                      i in self.do_not_specialize)
-        return array, len(runtime)
+            value = core._unwrap(bound[name])
+            if isinstance(value, tuple):
+                # Its record and its elements' records, depth first.
+                records.append(_pack_tuple(name, value, _capi.ARG_NO_SPECIALIZE
+                                           if i in self.do_not_specialize else 0))
+                continue
+            arg = _capi.Arg()
+            _fill_arg(arg, name, value, i in self.do_not_specialize)
+            records.append(bytes(arg))
+        data = b"".join(records)
+        n = len(data) // ctypes.sizeof(_capi.Arg)
+        array = (_capi.Arg * max(n, 1)).from_buffer_copy(
+            data or bytes(ctypes.sizeof(_capi.Arg)))
+        return array, n
 
     @staticmethod
     def _options(options):
@@ -551,8 +563,9 @@ class JITFunction(KernelInterface):
                 self._fast_grids[grid] = cgrid
         launch = _capi.launch_raw()
         with _capi.lock:
-            status = launch(kernel.handle, cgrid, b"".join(packed),
-                            len(packed), options)
+            data = b"".join(packed)
+            status = launch(kernel.handle, cgrid, data, len(data) >> 5,
+                            options)
             if status:
                 state.copies = []
                 _raise_status(status, _capi.last_error())

@@ -79,6 +79,66 @@ bool toDType(int d, tritium::DType &out) {
   return true;
 }
 
+/// Converts the record at `k` (and, for a tuple, its elements after it)
+/// into `a`, advancing `k` past them; `label` names it in messages
+/// ("ptrs[1]").
+tritium_status convertArg(const tritium_arg *args, size_t nargs, size_t &k,
+                          const std::string &label, int depth, tritium::Arg &a) {
+  std::string name = "argument '" + label + "'";
+  if (k >= nargs)
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                name + ": a tuple's elements run past the " + std::to_string(nargs) +
+                    " records of args");
+  const tritium_arg &c = args[k++];
+  switch (c.kind) {
+  case TRITIUM_ARG_BUFFER: {
+    tritium::DType dtype;
+    if (!toDType(c.value.buffer.dtype, dtype))
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  name + ": unknown dtype " + std::to_string(c.value.buffer.dtype));
+    a = tritium::buffer(c.value.buffer.data, c.value.buffer.bytes, dtype);
+    break;
+  }
+  case TRITIUM_ARG_INT:
+    a = tritium::scalar(c.value.i);
+    a.isUnsigned = (c.flags & TRITIUM_ARG_UNSIGNED) != 0;
+    break;
+  case TRITIUM_ARG_FLOAT:
+    a = tritium::scalar(c.value.f);
+    break;
+  case TRITIUM_ARG_BOOL:
+    a = tritium::scalar(c.value.i != 0);
+    break;
+  case TRITIUM_ARG_LITERAL:
+    if (!c.value.literal)
+      return fail(TRITIUM_ERROR_ARGUMENT, name + ": a null literal");
+    a = tritium::literal(c.value.literal);
+    break;
+  case TRITIUM_ARG_TUPLE: {
+    if (c.value.i < 0 || size_t(c.value.i) > nargs - k)
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  name + ": a tuple of " + std::to_string(c.value.i) +
+                      " elements, but only " + std::to_string(nargs - k) +
+                      " records follow it");
+    if (depth > 64)
+      return fail(TRITIUM_ERROR_ARGUMENT, name + ": tuples nested too deeply");
+    std::vector<tritium::Arg> elems(size_t(c.value.i));
+    for (size_t e = 0; e < elems.size(); ++e)
+      if (tritium_status s = convertArg(args, nargs, k,
+                                        label + "[" + std::to_string(e) + "]",
+                                        depth + 1, elems[e]))
+        return s;
+    a = tritium::tuple(std::move(elems));
+    break;
+  }
+  default:
+    return fail(TRITIUM_ERROR_ARGUMENT,
+                name + ": unknown argument kind " + std::to_string(c.kind));
+  }
+  a.specialize = (c.flags & TRITIUM_ARG_NO_SPECIALIZE) == 0;
+  return TRITIUM_OK;
+}
+
 /// The C arguments as tritium::Args; an error message on a bad one.
 tritium_status convertArgs(const tritium_kernel *kernel,
                            const tritium_arg *args, size_t nargs,
@@ -87,38 +147,13 @@ tritium_status convertArgs(const tritium_kernel *kernel,
     return fail(TRITIUM_ERROR_ARGUMENT, "args is null");
   std::vector<std::string> names = kernel->kernel.parameters();
   out.clear();
-  out.reserve(nargs);
-  for (size_t k = 0; k < nargs; ++k) {
-    const tritium_arg &c = args[k];
-    std::string name = k < names.size() ? "argument '" + names[k] + "'"
-                                        : "argument " + std::to_string(k);
+  for (size_t k = 0; k < nargs;) {
+    size_t p = out.size();
+    std::string label = p < names.size() ? names[p] : "#" + std::to_string(p);
     tritium::Arg a;
-    switch (c.kind) {
-    case TRITIUM_ARG_BUFFER: {
-      tritium::DType dtype;
-      if (!toDType(c.value.buffer.dtype, dtype))
-        return fail(TRITIUM_ERROR_ARGUMENT,
-                    name + ": unknown dtype " +
-                        std::to_string(c.value.buffer.dtype));
-      a = tritium::buffer(c.value.buffer.data, c.value.buffer.bytes, dtype);
-      break;
-    }
-    case TRITIUM_ARG_INT:
-      a = tritium::scalar(c.value.i);
-      a.isUnsigned = (c.flags & TRITIUM_ARG_UNSIGNED) != 0;
-      break;
-    case TRITIUM_ARG_FLOAT:
-      a = tritium::scalar(c.value.f);
-      break;
-    case TRITIUM_ARG_BOOL:
-      a = tritium::scalar(c.value.i != 0);
-      break;
-    default:
-      return fail(TRITIUM_ERROR_ARGUMENT,
-                  name + ": unknown argument kind " + std::to_string(c.kind));
-    }
-    a.specialize = (c.flags & TRITIUM_ARG_NO_SPECIALIZE) == 0;
-    out.push_back(a);
+    if (tritium_status s = convertArg(args, nargs, k, label, 0, a))
+      return s;
+    out.push_back(std::move(a));
   }
   return TRITIUM_OK;
 }

@@ -195,7 +195,14 @@ typedef enum tritium_arg_kind {
   TRITIUM_ARG_BUFFER = 0,
   TRITIUM_ARG_INT = 1,
   TRITIUM_ARG_FLOAT = 2,
-  TRITIUM_ARG_BOOL = 3
+  TRITIUM_ARG_BOOL = 3,
+  /* A tuple argument: `i` is its element count; its elements follow it in
+     the args array (depth first: a nested tuple's elements follow that
+     tuple's record), and `nargs` counts every record. */
+  TRITIUM_ARG_TUPLE = 4,
+  /* A compile-time tuple element (None, a tl.constexpr): `literal` as a
+     signature writes it ("None", "4", "'name'", "float16"). */
+  TRITIUM_ARG_LITERAL = 5
 } tritium_arg_kind;
 
 /* Flags of an argument. */
@@ -214,8 +221,9 @@ typedef struct tritium_arg {
       size_t bytes; /* its extent, a whole number of elements */
       int dtype;    /* a tritium_dtype */
     } buffer;
-    int64_t i; /* INT, BOOL (0 or 1) */
+    int64_t i; /* INT, BOOL (0 or 1), TUPLE (element count) */
     double f;  /* FLOAT: specializes as fp32, as in Triton */
+    const char *literal; /* LITERAL */
   } value;
 } tritium_arg;
 

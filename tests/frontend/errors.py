@@ -674,10 +674,10 @@ def bad_walrus(X, n):
 # RUN: not tritium compile %s --kernel bad_listcomp --signature "*fp32,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-LISTCOMP
 @triton.jit
 def bad_listcomp(X, n):
-    # CHECK-LISTCOMP: errors.py:[[@LINE+3]]:9: error: list comprehension is not supported in Triton kernels
-    # CHECK-LISTCOMP-NEXT: a = [i for i in range(3)]
+    # CHECK-LISTCOMP: errors.py:[[@LINE+3]]:21: error: a list comprehension in a kernel iterates over a tuple (its length known at compile time), got int32[4]
+    # CHECK-LISTCOMP-NEXT: a = [i for i in tl.arange(0, 4)]
     # CHECK-LISTCOMP-NEXT: {{^ *\^$}}
-    a = [i for i in range(3)]
+    a = [i for i in tl.arange(0, 4)]
 
 
 # RUN: not tritium compile %s --kernel bad_dict --signature "*fp32,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-DICT

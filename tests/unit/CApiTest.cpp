@@ -90,3 +90,61 @@ TEST_CASE("capi: kernels call helpers of registered modules", "[capi]") {
   tritium_kernel_destroy(k);
   tritium_compiler_destroy(c);
 }
+
+TEST_CASE("capi: tuple arguments are records followed by their elements",
+          "[capi]") {
+  const char *src = "import triton\n"
+                    "import triton.language as tl\n"
+                    "@triton.jit\n"
+                    "def k(out, pair, nested):\n"
+                    "    a, b = pair\n"
+                    "    tl.store(out + 0, tl.load(a) + tl.load(b))\n"
+                    "    tl.static_assert(nested[1] is None)\n"
+                    "    tl.store(out + 1, nested[0] * nested[2][0])\n";
+  tritium_compiler *c = tritium_compiler_create();
+  tritium_kernel *k = nullptr;
+  REQUIRE(tritium_kernel_compile(c, src, "t.py", "k", nullptr, 0, nullptr, &k) ==
+          TRITIUM_OK);
+  std::vector<int32_t> out(2), a = {40}, b = {2};
+  auto buffer = [](tritium_arg &r, std::vector<int32_t> &v) {
+    r.kind = TRITIUM_ARG_BUFFER;
+    r.value.buffer.data = v.data();
+    r.value.buffer.bytes = v.size() * 4;
+    r.value.buffer.dtype = TRITIUM_I32;
+  };
+  // out, (a, b), (7, None, (6,))
+  tritium_arg args[9] = {};
+  buffer(args[0], out);
+  args[1].kind = TRITIUM_ARG_TUPLE;
+  args[1].value.i = 2;
+  buffer(args[2], a);
+  buffer(args[3], b);
+  args[4].kind = TRITIUM_ARG_TUPLE;
+  args[4].value.i = 3;
+  args[5].kind = TRITIUM_ARG_INT;
+  args[5].value.i = 7;
+  args[6].kind = TRITIUM_ARG_LITERAL;
+  args[6].value.literal = "None";
+  args[7].kind = TRITIUM_ARG_TUPLE;
+  args[7].value.i = 1;
+  args[8].kind = TRITIUM_ARG_INT;
+  args[8].value.i = 6;
+  int64_t grid[3] = {1, 1, 1};
+  INFO(tritium_last_error());
+  REQUIRE(tritium_kernel_launch(k, grid, args, 9, nullptr) == TRITIUM_OK);
+  CHECK(out[0] == 42);
+  CHECK(out[1] == 42);
+  const char *sig = nullptr;
+  REQUIRE(tritium_kernel_warmup(k, args, 9, nullptr, &sig) == TRITIUM_OK);
+  CHECK(std::string(sig) == "*i32:16,(*i32:16,*i32:16),(i32,None,(i32))");
+  // A tuple whose elements run past the records is an error, named.
+  CHECK(tritium_kernel_launch(k, grid, args, 8, nullptr) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("argument 'nested[2]'") !=
+        std::string::npos);
+  args[1].value.i = 9;
+  CHECK(tritium_kernel_launch(k, grid, args, 9, nullptr) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("argument 'pair': a tuple of 9 elements") !=
+        std::string::npos);
+  tritium_kernel_destroy(k);
+  tritium_compiler_destroy(c);
+}

@@ -191,8 +191,11 @@ TEST_CASE("strings, constants and displays", "[parser]") {
   CHECK(expr("{1, 2}") == "Other(set display)");
   CHECK(expr("{k: v for k, v in x}") == "Other(dict comprehension)");
   CHECK(expr("{x for x in y if x}") == "Other(set comprehension)");
-  CHECK(expr("[x for x in y]") == "Other(list comprehension)");
-  CHECK(expr("[x async for x in y]") == "Other(list comprehension)");
+  CHECK(expr("[x for x in y]") == "ListComp(Name(x) for Name(x) in Name(y))");
+  CHECK(expr("[x + 1 for x, z in y if z for w in x]") ==
+        "ListComp(BinOp(+, Name(x), Int(1)) for Tuple(Name(x), Name(z)) in Name(y) if "
+        "Name(z) for Name(w) in Name(x))");
+  CHECK(expr("[x async for x in y]") == "Other(async comprehension)");
   CHECK(expr("(x for x in y)") == "Other(generator expression)");
   CHECK(expr("(x := 5)") == "Other(assignment expression)");
   CHECK(expr("f(y := 1)") == "Call(Name(f), Other(assignment expression))");
