@@ -8,6 +8,7 @@
 // function goes through the builtin table.
 //
 //===----------------------------------------------------------------------===//
+#include "frontend/Builtins.h"
 #include "frontend/Emitter.h"
 
 #include "ir/transforms/Passes.h"
@@ -470,18 +471,30 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
           collect(e);
         return;
       }
+      auto add = [&](DType d, int div) {
+        dtypes.push_back(d);
+        argTypes.push_back(d.toMlir(&ctx));
+        divisibility.push_back(div);
+      };
+      if (s.kind == ParamSpec::Descriptor) {
+        // base, shape[rank], strides[rank - 1] (the last is 1)
+        DType e;
+        DType::fromSigName(s.type, e);
+        add(e.pointerTo(), 1);
+        for (size_t k = 0; k + 1 < 2 * s.block.size(); ++k)
+          add(DType::I64, 1);
+        return;
+      }
       if (s.kind != ParamSpec::Runtime || s.equalsOne)
         return;
       DType d;
       DType::fromSigName(s.type, d);
-      dtypes.push_back(d);
-      argTypes.push_back(d.toMlir(&ctx));
-      divisibility.push_back(s.divisibility);
+      add(d, s.divisibility);
     };
     std::function<bool(const ParamSpec &)> hasRuntime = [&](const ParamSpec &s) {
       if (s.kind == ParamSpec::Tuple)
         return std::any_of(s.elems.begin(), s.elems.end(), hasRuntime);
-      return s.kind == ParamSpec::Runtime;
+      return s.kind == ParamSpec::Runtime || s.kind == ParamSpec::Descriptor;
     };
     for (size_t i = 0; i < specs.size(); ++i) {
       auto &p = kernel->params[i];
@@ -501,12 +514,33 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     em.b.setInsertionPointToStart(entry);
     Emitter::Scope scope;
     unsigned argNo = 0;
-    std::function<TValue(const ParamSpec &)> bindSpec = [&](const ParamSpec &s) {
+    std::function<TValue(const ParamSpec &, SourceLoc)> bindSpec = [&](const ParamSpec &s,
+                                                                     SourceLoc where) {
       if (s.kind == ParamSpec::Tuple) {
         std::vector<TValue> elems;
         for (auto &e : s.elems)
-          elems.push_back(bindSpec(e));
+          elems.push_back(bindSpec(e, where));
         return TValue::tuple(std::move(elems));
+      }
+      if (s.kind == ParamSpec::Descriptor) {
+        auto next = [&] {
+          TValue v = TValue::tensor(entry->getArgument(argNo), dtypes[argNo], {});
+          ++argNo;
+          return v;
+        };
+        TValue base = next();
+        std::vector<TValue> shape, strides, block;
+        for (size_t k = 0; k < s.block.size(); ++k)
+          shape.push_back(next());
+        for (size_t k = 0; k + 1 < s.block.size(); ++k)
+          strides.push_back(next());
+        strides.push_back(TValue::integer(1));
+        for (int64_t b : s.block)
+          block.push_back(TValue::integer(b));
+        return callBuiltin(em, "tl.make_tensor_descriptor",
+                           {base, TValue::tuple(shape), TValue::tuple(strides),
+                            TValue::tuple(block), TValue::str(s.padding)},
+                           where);
       }
       if (s.kind == ParamSpec::Constexpr)
         return parseConstexprLiteral(s.value);
@@ -520,7 +554,7 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
       return v;
     };
     for (size_t i = 0; i < specs.size(); ++i)
-      scope[kernel->params[i].name] = bindSpec(specs[i]);
+      scope[kernel->params[i].name] = bindSpec(specs[i], kernel->params[i].loc);
     em.scopes.push_back(scope);
     em.callStack.push_back(kernel);
     em.emitFunctionBody(*kernel);

@@ -30,12 +30,15 @@ namespace tritium::fe {
 
 /// One kernel parameter's specialization, from a signature entry.
 struct ParamSpec {
-  enum Kind { Runtime, Constexpr, Tuple } kind = Runtime;
-  std::string type;        // "*fp32", "i32", "fp32", "*kfp16" (Runtime)
+  enum Kind { Runtime, Constexpr, Tuple, Descriptor } kind = Runtime;
+  std::string type;        // "*fp32", "i32", "fp32", "*kfp16" (Runtime);
+                           // the element type "fp16" (Descriptor)
   int divisibility = 1;    // 16 for ":16"
   bool equalsOne = false;  // ":1": folded as the constant 1
   std::string value;       // Constexpr: the literal as written
   std::vector<ParamSpec> elems; // Tuple: one entry per element
+  std::vector<int64_t> block;   // Descriptor: the block shape
+  std::string padding = "zero"; // Descriptor: "zero" or "nan"
 };
 
 /// Parses Triton's AOT signature ("*fp32:16,i32,1024,...") into one entry
@@ -43,6 +46,10 @@ struct ParamSpec {
 /// argument is its elements' entries in parentheses, nested as the tuple
 /// is ("(*fp32:16,(i32,4),None)"; "()" is the empty tuple). Its runtime
 /// elements become kernel arguments in order, after those before it.
+/// A host tensor descriptor is "tensordesc<fp16[64,64]>" (",nan" before
+/// the '>' for NaN padding): its base pointer, its shape (i64 each) and its
+/// strides but the last (i64 each; the last is 1) become arguments, and the
+/// kernel sees tl.make_tensor_descriptor of them.
 std::optional<std::string> parseSignature(const std::string &sig,
                                           std::vector<ParamSpec> &out);
 

@@ -305,6 +305,18 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
         dims.push_back(TValue::integer(d));
       return TValue::tuple(dims);
     }
+    if (attr == "shape" || attr == "strides") {
+      // The values it was made with (i32 shape, i64 strides).
+      auto make = base.v.getDefiningOp<tile::MakeTensorDescOp>();
+      if (!make)
+        error(l, "the " + attr + " of this tensor descriptor is not known here (it "
+                 "was not made by tl.make_tensor_descriptor or passed as an argument)");
+      std::vector<TValue> out;
+      auto vals = attr == "shape" ? make.getShape() : make.getStrides();
+      for (Value v : vals)
+        out.push_back(TValue::tensor(v, attr == "shape" ? DType::I32 : DType::I64, {}));
+      return TValue::tuple(out);
+    }
     std::string name = "tensordesc." + attr;
     if (!builtinTable().count(name))
       error(l, "tensor descriptor has no attribute '" + attr + "'");

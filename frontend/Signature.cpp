@@ -36,10 +36,10 @@ std::optional<std::string> splitTop(const std::string &s, std::vector<std::strin
     }
     if (c == '\'' || c == '"')
       quote = c;
-    else if (c == '(')
+    else if (c == '(' || c == '[' || c == '<')
       ++depth;
-    else if (c == ')' && --depth < 0)
-      return std::string("unbalanced ')'");
+    else if ((c == ')' || c == ']' || c == '>') && --depth < 0)
+      return std::string("unbalanced '") + c + "'";
     if (c == ',' && depth == 0) {
       out.push_back(cur);
       cur.clear();
@@ -50,7 +50,7 @@ std::optional<std::string> splitTop(const std::string &s, std::vector<std::strin
   if (quote)
     return std::string("unterminated quote");
   if (depth)
-    return std::string("unbalanced '('");
+    return std::string("an unclosed '(', '[' or '<'");
   out.push_back(cur);
   return std::nullopt;
 }
@@ -83,6 +83,38 @@ std::optional<std::string> parseEntry(const std::string &s, const std::string &w
       if (auto err = parseEntry(trimmed(items[i]), where + " element " + std::to_string(i), e))
         return err;
       p.elems.push_back(std::move(e));
+    }
+    return std::nullopt;
+  }
+  if (s.rfind("tensordesc<", 0) == 0) {
+    // tensordesc<fp16[64,64]> or tensordesc<fp16[64,64],nan>
+    std::string bad = where + " '" + s + "': expected tensordesc<TYPE[B0,B1,...]> "
+                                         "with an optional ',nan' or ',zero' padding";
+    size_t open = s.find('['), close = s.find(']');
+    if (s.back() != '>' || open == std::string::npos || close == std::string::npos ||
+        close < open)
+      return bad;
+    p.kind = ParamSpec::Descriptor;
+    p.type = trimmed(s.substr(11, open - 11));
+    DType d;
+    if (!DType::fromSigName(p.type, d) || d.isPtr())
+      return where + " '" + s + "': unknown element type '" + p.type + "'";
+    std::vector<std::string> dims;
+    splitTop(s.substr(open + 1, close - open - 1), dims);
+    for (auto &dim : dims) {
+      std::string t = trimmed(dim);
+      if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
+          t.size() > 9)
+        return bad;
+      p.block.push_back(std::stoll(t));
+    }
+    std::string rest = trimmed(s.substr(close + 1, s.size() - close - 2));
+    if (!rest.empty()) {
+      if (rest[0] != ',')
+        return bad;
+      p.padding = trimmed(rest.substr(1));
+      if (p.padding != "nan" && p.padding != "zero")
+        return bad;
     }
     return std::nullopt;
   }

@@ -138,6 +138,44 @@ bool hasTopLevelComma(const std::string &text) {
   return false;
 }
 
+std::string kindName(const Arg &a);
+
+/// Descriptors in `a` (itself or inside tuples) are well formed: a buffer
+/// base, rank 1-5 with as many shape and stride ints, the last stride 1.
+std::optional<Error> checkDescriptors(const Arg &a, const std::string &name) {
+  if (a.kind == Arg::Tuple) {
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (auto err = checkDescriptors(a.elems[i], name + "[" + std::to_string(i) + "]"))
+        return err;
+    return std::nullopt;
+  }
+  if (a.kind != Arg::Descriptor)
+    return std::nullopt;
+  size_t rank = a.blockShape.size();
+  auto bad = [&](const std::string &why) {
+    return Error{"argument '" + name + "' (a tensor descriptor): " + why, Error::Argument};
+  };
+  if (rank < 1 || rank > 5)
+    return bad("block_shape has rank " + std::to_string(rank) + "; descriptors have rank 1 to 5");
+  if (a.elems.size() != 1 + 2 * rank)
+    return bad("needs a base, " + std::to_string(rank) + " shape values and " +
+               std::to_string(rank) + " strides, got " + std::to_string(a.elems.size()) +
+               " values");
+  if (a.elems[0].kind != Arg::Buffer)
+    return bad("its base must be a buffer (tensor), got " + kindName(a.elems[0]));
+  for (size_t i = 1; i < a.elems.size(); ++i)
+    if (a.elems[i].kind != Arg::Int)
+      return bad("shape and strides must be ints");
+  if (a.elems.back().i != 1)
+    return bad("the last stride must be 1, got " + std::to_string(a.elems.back().i));
+  for (int64_t b : a.blockShape)
+    if (b <= 0 || (b & (b - 1)))
+      return bad("block_shape entries must be powers of two, got " + std::to_string(b));
+  if (a.padding != "zero" && a.padding != "nan")
+    return bad("padding must be 'zero' or 'nan', got '" + a.padding + "'");
+  return std::nullopt;
+}
+
 std::string kindName(const Arg &a) {
   switch (a.kind) {
   case Arg::Buffer:
@@ -146,6 +184,8 @@ std::string kindName(const Arg &a) {
     return "a tuple";
   case Arg::Literal:
     return "a constant";
+  case Arg::Descriptor:
+    return "a tensor descriptor";
   default:
     return "a scalar";
   }
@@ -159,6 +199,19 @@ void runtimeLeaves(const Arg &a, const std::string &name,
   if (a.kind == Arg::Tuple) {
     for (size_t i = 0; i < a.elems.size(); ++i)
       runtimeLeaves(a.elems[i], name + "[" + std::to_string(i) + "]", out);
+    return;
+  }
+  if (a.kind == Arg::Descriptor) {
+    // base, shape, strides but the last (compiled in as 1)
+    static const char *parts[] = {".base", ".shape", ".strides"};
+    size_t rank = a.blockShape.size();
+    for (size_t i = 0; i + 1 < a.elems.size(); ++i) {
+      size_t part = i == 0 ? 0 : i <= rank ? 1 : 2;
+      std::string label = name + parts[part];
+      if (part)
+        label += "[" + std::to_string(part == 1 ? i - 1 : i - 1 - rank) + "]";
+      out.push_back({&a.elems[i], label});
+    }
     return;
   }
   if (a.kind == Arg::Literal ||
@@ -247,6 +300,8 @@ std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
       return Error{"argument '" + name + "': a constant (" + a.literal +
                        ") is a tuple element, not an argument of its own",
                    Error::Argument};
+    if (auto err = checkDescriptors(a, name))
+      return err;
     std::vector<std::pair<const Arg *, std::string>> leaves;
     runtimeLeaves(a, name, leaves);
     for (auto &[leaf, leafName] : leaves)
@@ -284,6 +339,12 @@ std::string KernelState::entryFor(const Arg &a) const {
     return rt::specializeBool();
   case Arg::Literal:
     return a.literal;
+  case Arg::Descriptor: {
+    std::string s = std::string("tensordesc<") + dtypeName(a.elems[0].dtype) + "[";
+    for (size_t i = 0; i < a.blockShape.size(); ++i)
+      s += (i ? "," : "") + std::to_string(a.blockShape[i]);
+    return s + "]" + (a.padding == "nan" ? ",nan" : "") + ">";
+  }
   case Arg::Tuple: {
     std::string s = "(";
     for (size_t i = 0; i < a.elems.size(); ++i)
@@ -310,7 +371,7 @@ std::string KernelState::signatureOf(const std::vector<Arg> &bound,
       entry = constexprLits[i];
     } else {
       const Arg &a = bound[k];
-      if (flip && *flip == k && a.kind != Arg::Tuple)
+      if (flip && *flip == k && a.kind != Arg::Tuple && a.kind != Arg::Descriptor)
         entry = a.kind == Arg::Buffer ? "i64" : ptrType + ":16";
       else
         entry = entryFor(a);
@@ -330,7 +391,7 @@ std::string KernelState::diagnoseKinds(const std::vector<Arg> &bound,
   copts.numStages = options.numStages;
   copts.debug = this->options.debug;
   for (size_t k = 0; k < bound.size(); ++k) {
-    if (bound[k].kind == Arg::Tuple)
+    if (bound[k].kind == Arg::Tuple || bound[k].kind == Arg::Descriptor)
       continue;
     rt::CompiledKernel probe;
     if (!rt::compileSpecialization(*ctx, src, signatureOf(bound, k), copts, probe))
@@ -370,7 +431,7 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
     spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
   ++compiles;
   for (size_t k = 0; k < bound.size(); ++k)
-    if (bound[k].kind != Arg::Tuple)
+    if (bound[k].kind != Arg::Tuple && bound[k].kind != Arg::Descriptor)
       isPointer[k] = bound[k].kind == Arg::Buffer;
   spec.signature = sig;
   spec.numWarps = options.numWarps;

@@ -137,7 +137,10 @@ struct Arg {
   /// Tuple: a tuple argument, its elements in `elems` (nested tuples
   /// allowed); Literal: a compile-time element of a tuple (None, a
   /// tl.constexpr), spelled as a signature writes it, in `literal`.
-  enum Kind { Buffer, Int, Float, Bool, Tuple, Literal } kind = Int;
+  /// Descriptor: a host tensor descriptor (Triton's TensorDescriptor),
+  /// `elems` its base buffer, then its shape and its strides (Int each, in
+  /// elements; the last stride 1), with `blockShape` and `padding`.
+  enum Kind { Buffer, Int, Float, Bool, Tuple, Literal, Descriptor } kind = Int;
   void *data = nullptr; // Buffer
   size_t bytes = 0;
   DType dtype = DType::F32;
@@ -147,8 +150,10 @@ struct Arg {
   /// False for Triton's `do_not_specialize`: no `:16` on ints and pointers,
   /// and an int equal to 1 is passed rather than folded.
   bool specialize = true;
-  std::vector<Arg> elems; // Tuple
+  std::vector<Arg> elems; // Tuple, Descriptor
   std::string literal;    // Literal
+  std::vector<int64_t> blockShape; // Descriptor
+  std::string padding = "zero";    // Descriptor: "zero" or "nan"
 };
 
 /// A tuple argument (`kernel(x, (ptr_a, ptr_b), ...)`): the kernel indexes
@@ -157,6 +162,29 @@ inline Arg tuple(std::vector<Arg> elems) {
   Arg a;
   a.kind = Arg::Tuple;
   a.elems = std::move(elems);
+  return a;
+}
+/// A tensor descriptor over `base` (a buffer argument) with `shape` and
+/// `strides` in elements (the last stride must be 1), loaded and stored in
+/// blocks of `blockShape`; out-of-bounds lanes read 0 (`padding` "zero")
+/// or NaN ("nan").
+inline Arg tensorDescriptor(Arg base, const std::vector<int64_t> &shape,
+                            const std::vector<int64_t> &strides,
+                            std::vector<int64_t> blockShape,
+                            std::string padding = "zero") {
+  Arg a;
+  a.kind = Arg::Descriptor;
+  a.elems.push_back(std::move(base));
+  for (const auto *v : {&shape, &strides})
+    for (int64_t x : *v) {
+      Arg i;
+      i.kind = Arg::Int;
+      i.i = x;
+      i.specialize = false;
+      a.elems.push_back(i);
+    }
+  a.blockShape = std::move(blockShape);
+  a.padding = std::move(padding);
   return a;
 }
 /// A compile-time tuple element ("None", "4", "'name'", "tl.float16").

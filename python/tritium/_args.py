@@ -13,6 +13,7 @@ import threading
 
 from . import _capi
 from .language import core
+from .tensor_descriptor import TensorDescriptor
 
 _TYPESTR = {"b1": _capi.BOOL, "i1": _capi.I8, "i2": _capi.I16,
             "i4": _capi.I32, "i8": _capi.I64, "u1": _capi.U8,
@@ -169,8 +170,21 @@ def _pack_tuple(name, value, flags):
     return b"".join(out)
 
 
+def _pack_tensordesc(name, desc, flags):
+    """A host tensor descriptor: its TENSORDESC record (the block shape and
+    padding as text), then its base, shape and strides."""
+    text = "[%s]%s" % (",".join(str(b) for b in desc.block_shape),
+                       ",nan" if desc.padding == "nan" else "")
+    out = [_PACK_INT(_capi.ARG_TENSORDESC, 0, 0)[:8]
+           + struct.pack("=Q16x", _literal_address(text)),
+           _packer(type(desc.base))(name + ".base", desc.base, flags)]
+    for v in list(desc.shape) + list(desc.strides):
+        out.append(_pack_int(name, v, flags | _capi.ARG_NO_SPECIALIZE))
+    return b"".join(out)
+
+
 _PACKERS = {int: _pack_int, float: _pack_float, bool: _pack_bool,
-            tuple: _pack_tuple}
+            tuple: _pack_tuple, TensorDescriptor: _pack_tensordesc}
 
 
 def _packer(tp):

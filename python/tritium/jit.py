@@ -24,9 +24,10 @@ from . import _capi, _modules, _source
 from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
-                    _pack_tuple, _tuple_getter, _with_device,
+                    _pack_tensordesc, _pack_tuple, _tuple_getter, _with_device,
                     _current_stream)
 from .compiled import CompiledKernel
+from .tensor_descriptor import TensorDescriptor
 from .errors import (CompilationError, CompileReason, InterpreterError,
                      UnknownArgumentError)
 from .language import core
@@ -427,10 +428,11 @@ class JITFunction(KernelInterface):
         for i in runtime:
             name = self.arg_names[i]
             value = core._unwrap(bound[name])
-            if isinstance(value, tuple):
+            if isinstance(value, (tuple, TensorDescriptor)):
                 # Its record and its elements' records, depth first.
-                records.append(_pack_tuple(name, value, _capi.ARG_NO_SPECIALIZE
-                                           if i in self.do_not_specialize else 0))
+                packer = _pack_tuple if isinstance(value, tuple) else _pack_tensordesc
+                records.append(packer(name, value, _capi.ARG_NO_SPECIALIZE
+                                      if i in self.do_not_specialize else 0))
                 continue
             arg = _capi.Arg()
             _fill_arg(arg, name, value, i in self.do_not_specialize)

@@ -131,6 +131,60 @@ tritium_status convertArg(const tritium_arg *args, size_t nargs, size_t &k,
     a = tritium::tuple(std::move(elems));
     break;
   }
+  case TRITIUM_ARG_TENSORDESC: {
+    // "[B0,B1,...]" with an optional ",nan" / ",zero"
+    std::string text = c.value.literal ? c.value.literal : "";
+    size_t close = text.find(']');
+    std::vector<int64_t> block;
+    bool ok = !text.empty() && text[0] == '[' && close != std::string::npos;
+    if (ok) {
+      std::string dims = text.substr(1, close - 1);
+      size_t at = 0;
+      while (ok && at <= dims.size()) {
+        size_t comma = dims.find(',', at);
+        std::string d = dims.substr(at, comma == std::string::npos ? std::string::npos
+                                                                    : comma - at);
+        ok = !d.empty() && d.size() < 10 &&
+             d.find_first_not_of("0123456789 ") == std::string::npos &&
+             d.find_first_not_of(' ') != std::string::npos;
+        if (ok)
+          block.push_back(std::stoll(d));
+        if (comma == std::string::npos)
+          break;
+        at = comma + 1;
+      }
+    }
+    std::string padding = "zero";
+    if (ok && close + 1 < text.size()) {
+      padding = text.substr(close + 1);
+      ok = padding == ",nan" || padding == ",zero";
+      padding = padding.substr(1);
+    }
+    if (!ok || block.empty() || block.size() > 5)
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  name + ": a tensor descriptor's literal must be its block shape, "
+                         "\"[64,64]\" (\",nan\" after it for NaN padding), rank 1 to 5; got \"" +
+                      text + "\"");
+    size_t n = 1 + 2 * block.size();
+    if (n > nargs - k)
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  name + ": a rank-" + std::to_string(block.size()) +
+                      " tensor descriptor needs " + std::to_string(n) +
+                      " records after it (base, shape, strides), only " +
+                      std::to_string(nargs - k) + " follow");
+    std::vector<tritium::Arg> parts(n);
+    for (size_t e = 0; e < n; ++e)
+      if (tritium_status s = convertArg(args, nargs, k, label + "[" + std::to_string(e) + "]",
+                                        depth + 1, parts[e]))
+        return s;
+    a.kind = tritium::Arg::Descriptor;
+    a.elems = std::move(parts);
+    for (size_t e = 1; e < a.elems.size(); ++e)
+      a.elems[e].specialize = false;
+    a.blockShape = std::move(block);
+    a.padding = padding;
+    return TRITIUM_OK;
+  }
   default:
     return fail(TRITIUM_ERROR_ARGUMENT,
                 name + ": unknown argument kind " + std::to_string(c.kind));

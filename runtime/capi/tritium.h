@@ -202,7 +202,12 @@ typedef enum tritium_arg_kind {
   TRITIUM_ARG_TUPLE = 4,
   /* A compile-time tuple element (None, a tl.constexpr): `literal` as a
      signature writes it ("None", "4", "'name'", "float16"). */
-  TRITIUM_ARG_LITERAL = 5
+  TRITIUM_ARG_LITERAL = 5,
+  /* A host tensor descriptor (Triton's TensorDescriptor): `literal` is its
+     block shape, "[64,64]", with ",nan" after it for NaN padding; 1 + 2 *
+     rank records follow: the base BUFFER, then the shape and the strides
+     (INT each, in elements; the last stride is 1). */
+  TRITIUM_ARG_TENSORDESC = 6
 } tritium_arg_kind;
 
 /* Flags of an argument. */
@@ -223,7 +228,7 @@ typedef struct tritium_arg {
     } buffer;
     int64_t i; /* INT, BOOL (0 or 1), TUPLE (element count) */
     double f;  /* FLOAT: specializes as fp32, as in Triton */
-    const char *literal; /* LITERAL */
+    const char *literal; /* LITERAL, TENSORDESC */
   } value;
 } tritium_arg;
 

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,64 @@ TEST_CASE("capi: tuple arguments are records followed by their elements",
   CHECK(tritium_kernel_launch(k, grid, args, 9, nullptr) == TRITIUM_ERROR_ARGUMENT);
   CHECK(std::string(tritium_last_error()).find("argument 'pair': a tuple of 9 elements") !=
         std::string::npos);
+  tritium_kernel_destroy(k);
+  tritium_compiler_destroy(c);
+}
+
+TEST_CASE("capi: a host tensor descriptor is its block shape, then its base, "
+          "shape and strides",
+          "[capi]") {
+  const char *src = "import triton\n"
+                    "import triton.language as tl\n"
+                    "@triton.jit\n"
+                    "def k(d, out):\n"
+                    "    x = d.load([0, 0])\n"
+                    "    offs = tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :]\n"
+                    "    tl.store(out + offs, x)\n";
+  tritium_compiler *c = tritium_compiler_create();
+  tritium_kernel *k = nullptr;
+  REQUIRE(tritium_kernel_compile(c, src, "d.py", "k", nullptr, 0, nullptr, &k) ==
+          TRITIUM_OK);
+  alignas(16) float base[3 * 8];
+  for (int i = 0; i < 24; ++i)
+    base[i] = float(i);
+  std::vector<float> out(32, -1.0f);
+  tritium_arg args[7] = {};
+  args[0].kind = TRITIUM_ARG_TENSORDESC;
+  args[0].value.literal = "[4,8],nan";
+  args[1].kind = TRITIUM_ARG_BUFFER;
+  args[1].value.buffer.data = base;
+  args[1].value.buffer.bytes = sizeof(base);
+  args[1].value.buffer.dtype = TRITIUM_F32;
+  int64_t ints[4] = {3, 5, 8, 1}; // shape [3, 5], strides [8, 1]
+  for (int i = 0; i < 4; ++i) {
+    args[2 + i].kind = TRITIUM_ARG_INT;
+    args[2 + i].value.i = ints[i];
+  }
+  args[6].kind = TRITIUM_ARG_BUFFER;
+  args[6].value.buffer.data = out.data();
+  args[6].value.buffer.bytes = out.size() * sizeof(float);
+  args[6].value.buffer.dtype = TRITIUM_F32;
+  int64_t grid[3] = {1, 1, 1};
+  INFO(tritium_last_error());
+  REQUIRE(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_OK);
+  for (int r = 0; r < 4; ++r)
+    for (int col = 0; col < 8; ++col) {
+      float v = out[r * 8 + col];
+      if (r < 3 && col < 5)
+        CHECK(v == base[r * 8 + col]);
+      else
+        CHECK(std::isnan(v));
+    }
+  // The last stride must be 1; the block shape must be a valid literal.
+  args[5].value.i = 2;
+  CHECK(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("the last stride must be 1") !=
+        std::string::npos);
+  args[5].value.i = 1;
+  args[0].value.literal = "[4,x]";
+  CHECK(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("block shape") != std::string::npos);
   tritium_kernel_destroy(k);
   tritium_compiler_destroy(c);
 }
