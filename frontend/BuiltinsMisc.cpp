@@ -363,6 +363,21 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
   t["int"] = pyInt;
   t["bool"] = pyBool;
   t["len"] = pyLen;
+  // getattr(obj, "name"[, default]) with a compile-time name, e.g.
+  // getattr(tl, op) to pick a function by a constexpr string.
+  t["getattr"] = [](Emitter &em, CallArgs &c) -> TValue {
+    if (c.args.size() < 2 || c.args.size() > 3 || !c.kwargs.empty())
+      em.error(c.loc, "getattr() takes an object, a name and an optional default");
+    std::string name = em.requireStr(c.args[1], c.argLocs[1], "getattr's name");
+    if (c.args.size() == 3) {
+      try {
+        return em.getAttr(c.args[0], name, c.argLocs[1]);
+      } catch (CompileError &) {
+        return c.args[2];
+      }
+    }
+    return em.getAttr(c.args[0], name, c.argLocs[1]);
+  };
   t["abs"] = [](Emitter &em, CallArgs &c) {
     auto a = em.bind(c, {"x"});
     const TValue &x = a.get("x");

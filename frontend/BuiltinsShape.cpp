@@ -223,7 +223,19 @@ static TValue ravel(Emitter &em, CallArgs &c) {
   return reshapeTo(em, x, {numel(x.shape)}, false, c.loc);
 }
 
+/// x.item(): the only element of a one-element tensor, as a scalar.
+static TValue item(Emitter &em, CallArgs &c) {
+  auto a = em.bind(c, {"input"});
+  TValue x = requireBlock(em, a.get("input"), a.loc("input"), "item");
+  if (x.shape.empty())
+    return x;
+  if (numel(x.shape) != 1)
+    em.error(c.loc, "item() needs a tensor of one element, got " + x.typeStr());
+  return reshapeTo(em, x, {}, false, c.loc);
+}
+
 void tritium::fe::registerShapeBuiltins(BuiltinTable &t) {
+  t["tensor.item"] = item;
   t["tl.reshape"] = [](Emitter &em, CallArgs &c) { return reshape(em, c, false); };
   t["tl.view"] = [](Emitter &em, CallArgs &c) { return reshape(em, c, true); };
   t["tl.trans"] = trans;

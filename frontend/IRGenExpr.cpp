@@ -330,6 +330,10 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
     if (attr == "dtype") // as Triton, which makes a tensor of a local number
       return TValue::type(base.kind == TValue::Bool ? DType(DType::I1)
                                                     : typeOf(base, l));
+    // Triton keeps `acc = 0` as a scalar tensor, so `acc.to(tl.int64)` and
+    // the other tensor methods apply to local numbers too.
+    if (builtinTable().count("tensor." + attr))
+      return getAttr(toTensor(base, l), attr, l);
     break;
   default:
     break;

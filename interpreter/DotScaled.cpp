@@ -4,8 +4,10 @@
 // e5m2 as fp8 bytes, e2m1 as two fp4 values per byte with the low nibble
 // first along K, bf16, fp16), multiplied by 2^(scale - 127) per group of 32
 // elements along K when u8 e8m0 scales are given (a_scale: M x K/32,
-// b_scale: N x K/32; 0xff is NaN), then d = a * b + c with fp32 products
-// and accumulation (Eigen).
+// b_scale: N x K/32; 0xff is NaN) and rounded to the compute type (fp16
+// when either format is fp16, else bf16: what the GPU multiplies, and
+// Triton's definition of the emulation), then d = a * b + c with fp32
+// products and accumulation (Eigen).
 //
 //===----------------------------------------------------------------------===//
 #include "interpreter/Program.h"
@@ -73,6 +75,13 @@ void applyScale(RowMatF &m, const uint8_t *scale) {
       m(r, kk) *= scaleOf(scale[r * groups + kk / 32]);
 }
 
+/// Rounds every value to fp16 (overflowing to inf) or bf16, nearest even.
+void roundTo(RowMatF &m, bool fp16) {
+  for (int64_t r = 0; r < m.rows(); ++r)
+    for (int64_t kk = 0; kk < m.cols(); ++kk)
+      m(r, kk) = fp16 ? float(Eigen::half(m(r, kk))) : float(Eigen::bfloat16(m(r, kk)));
+}
+
 // in = a, b, c; op.a/op.b: a_scale/b_scale slots or -1;
 // op.ints = {M, N, K, a format, b format}; op.srcKind: a's kind;
 // op.c: b's kind.
@@ -85,6 +94,9 @@ void dotScaled(const Op &op, Frame &f) {
   upcast(f.slot[op.in[1]], EK(op.c), fb, N, K, false, Bt);
   applyScale(A, op.a >= 0 ? f.slot[op.a] : nullptr);
   applyScale(Bt, op.b >= 0 ? f.slot[op.b] : nullptr);
+  bool fp16 = fa == tile::ScaleDotElemType::FP16 || fb == tile::ScaleDotElemType::FP16;
+  roundTo(A, fp16);
+  roundTo(Bt, fp16);
   Eigen::Map<const RowMatF> C(f.get<float>(op.in[2]), M, N);
   Eigen::Map<RowMatF> D(f.get<float>(op.res[0]), M, N);
   RowMatF prod = A * Bt.transpose();

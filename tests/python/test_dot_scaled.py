@@ -54,7 +54,7 @@ def decode(bits, fmt):
     return sign * val
 
 
-def make_operand(rng, fmt, rows, cols, k_axis):
+def make_operand(rng, fmt, rows, cols, k_axis, small=False):
     """Stored bits and the float64 [rows, cols] logical operand (K along
     `k_axis`; e2m1 packs two values per byte along it)."""
     if fmt == "e2m1":
@@ -80,6 +80,8 @@ def make_operand(rng, fmt, rows, cols, k_axis):
         bits = np.where(bits & 0x7F == 0x7F, bits & 0xF0, bits).astype(np.uint8)
     else:
         bits = np.where(bits & 0x7C == 0x7C, bits & 0x83, bits).astype(np.uint8)
+    if small and fmt == "e5m2":
+        bits = bits & 0xBF  # below 2: scaled, still inside fp16
     return bits, decode(bits, fmt)
 
 
@@ -90,8 +92,11 @@ PAIRS = [(a, b) for a, b in itertools.product(FORMATS, FORMATS)
 
 def case(fa, fb, seed=0, M=32, N=32, K=64):
     rng = np.random.default_rng(seed)
-    a, va = make_operand(rng, fa, M, K, 1)
-    b, vb = make_operand(rng, fb, K, N, 0)
+    # With fp16 as the compute type (either format fp16), scaled values
+    # must stay inside fp16's range, as on the GPU.
+    small = "fp16" in (fa, fb)
+    a, va = make_operand(rng, fa, M, K, 1, small)
+    b, vb = make_operand(rng, fb, K, N, 0, small)
     scaled = lambda f: f not in ("bf16", "fp16")
     # Exponents near 127 keep products inside fp16 when fp16 is the
     # compute type; 0 (2^-127) and 255 (NaN) are covered separately.
@@ -120,6 +125,19 @@ def test_formats_on_the_interpreter(fa, fb):
     out = np.zeros(ref[0].shape, np.float32)
     scaled_dot_kernel[(1,)](a, sa, b, sb, out, 32, 32, 64, fa, fb)
     check(out, ref)
+
+
+def test_values_are_rounded_to_the_compute_type():
+    # e5m2's 57344 times 2^4 overflows fp16, the compute type with an fp16
+    # operand: inf on every executor, as Triton's emulation defines it.
+    M = N = 32
+    K = 64
+    a = np.full((M, K), 0x7B, np.uint8)  # e5m2 57344
+    sa = np.full((M, K // 32), 131, np.uint8)
+    b = np.full((K, N), 0x3C00, np.uint16)  # fp16 1.0
+    out = np.zeros((M, N), np.float32)
+    scaled_dot_kernel[(1,)](a, sa, b, None, out, M, N, K, "e5m2", "fp16")
+    assert np.isinf(out).all()
 
 
 def test_zero_and_nan_scales():
