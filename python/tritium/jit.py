@@ -97,6 +97,7 @@ class JITFunction(KernelInterface):
         self.fn = fn
         self.module = fn.__module__
         self.__name__ = fn.__name__
+        self._repr = repr
         self.debug = bool(debug) or os.environ.get("TRITON_DEBUG") == "1"
         self.noinline = noinline  # helpers only; the frontend inlines all
         self._origin = None  # _source.Origin, read on first use
@@ -607,8 +608,12 @@ class JITFunction(KernelInterface):
                 _raise_status(status, message)
             launch = {k: v for k, v in kwargs.items()
                       if k not in self.arg_names}
-            return CompiledKernel(kernel, self.__name__, sig.value.decode(),
-                                  fn=self, launch_options=launch)
+            signature = sig.value.decode()
+            name = self.__name__
+            if self._repr is not None:
+                name = self._repr(_Specialization(self, bound, signature))
+            return CompiledKernel(kernel, name, signature, fn=self,
+                                  launch_options=launch)
         if grid is None:
             raise ValueError("%s: no grid; launch as %s[grid](...)"
                              % (self.__name__, self.__name__))
@@ -635,6 +640,51 @@ class JITFunction(KernelInterface):
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
 
+def _split_entries(signature):
+    """The top-level entries of a signature string (tuples, descriptors and
+    quoted strings kept whole)."""
+    out, cur, depth, quote = [], "", 0, None
+    for ch in signature:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([<":
+            depth += 1
+        elif ch in ")]>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur)
+    return out
+
+
+class _Specialization:
+    """What ``jit(repr=...)`` is given: ``signature`` (parameter name ->
+    type, "constexpr" for compile-time ones) and ``constants`` (parameter
+    name -> value, for constexprs and the ints folded as 1)."""
+
+    def __init__(self, fn, bound, signature):
+        self.signature, self.constants = {}, {}
+        for i, (name, entry) in enumerate(zip(fn.arg_names,
+                                               _split_entries(signature))):
+            if i in fn.constexprs:
+                self.signature[name] = "constexpr"
+                self.constants[name] = core._unwrap(bound[name])
+            elif entry == "None":
+                self.signature[name] = "constexpr"
+                self.constants[name] = None
+            else:
+                ty, _, attr = entry.partition(":")
+                self.signature[name] = ty
+                if attr == "1":
+                    self.constants[name] = 1
+        self.name = fn.__name__
+
+
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
         do_not_specialize=None, do_not_specialize_on_alignment=None,
         debug=None, noinline=None):
@@ -645,6 +695,6 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
                            do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=(
                                do_not_specialize_on_alignment),
-                           noinline=noinline)
+                           noinline=noinline, repr=repr)
 
     return decorator(fn) if fn is not None else decorator

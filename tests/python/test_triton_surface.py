@@ -181,3 +181,21 @@ def test_none_arguments_are_compiled_in_as_constants():
     np.testing.assert_array_equal(out, x)
     sig = maybe_bias_kernel.warmup(x, None, out, 8, BLOCK=8)
     assert sig.metadata.signature == "*fp32:16,None,*fp32:16,i32,8"
+
+
+def _name_of(specialization):
+    ty = specialization.signature["value"]
+    ones = "_".join(k for k, v in specialization.constants.items() if v == 1)
+    return "k_%s_%s_%s" % (ty, ones, specialization.constants["BLOCK"])
+
+
+@triton.jit(repr=_name_of)
+def named_kernel(value, flag, X, BLOCK: tl.constexpr):
+    pass
+
+
+def test_jit_repr_names_the_specialization():
+    x = np.zeros(4, np.float32)
+    assert named_kernel.warmup(-1, 1, x, 4, grid=(1,)).name == "k_i32_flag_4"
+    assert named_kernel.warmup(2**40, 1, x, 8, grid=(1,)).name == "k_i64_flag_8"
+    assert named_kernel.warmup(2**63, 3, x, 8, grid=(1,)).name == "k_u64__8"
