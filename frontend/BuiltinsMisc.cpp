@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Builtins.h"
 
+#include <algorithm>
+#include <functional>
+
 #include <cmath>
 
 using namespace tritium::fe;
@@ -363,6 +366,48 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
   t["int"] = pyInt;
   t["bool"] = pyBool;
   t["len"] = pyLen;
+  // Classes kernels test values against; calling them is an error.
+  for (const char *cls : {"tl.tensor", "tl.tensor_descriptor", "tl.tensor_descriptor_base",
+                          "tl.dtype", "tl.block_type", "str"})
+    t[cls] = [cls](Emitter &em, CallArgs &c) -> TValue {
+      em.error(c.loc, std::string(cls) + "(...) cannot be called inside a kernel; "
+                                         "it is for isinstance() checks");
+    };
+  // isinstance(x, cls) / isinstance(x, (cls, ...)), decided at compile time.
+  t["isinstance"] = [](Emitter &em, CallArgs &c) -> TValue {
+    if (c.args.size() != 2 || !c.kwargs.empty())
+      em.error(c.loc, "isinstance() takes a value and a class (or a tuple of classes)");
+    const TValue &x = c.args[0];
+    std::function<bool(const TValue &)> is = [&](const TValue &cls) -> bool {
+      if (cls.kind == TValue::Tuple)
+        return std::any_of(cls.elems.begin(), cls.elems.end(), is);
+      if (cls.kind != TValue::Builtin)
+        em.error(c.argLocs[1], "isinstance() needs a class, got " + cls.typeStr());
+      const std::string &n = cls.s;
+      if (n == "tl.tensor")
+        return x.kind == TValue::Tensor;
+      if (n == "tl.tensor_descriptor" || n == "tl.tensor_descriptor_base")
+        return x.kind == TValue::Descriptor;
+      if (n == "tl.constexpr")
+        return x.isConstexpr();
+      if (n == "tl.tuple" || n == "tuple")
+        return x.kind == TValue::Tuple;
+      if (n == "tl.dtype")
+        return x.kind == TValue::Type;
+      if (n == "tl.block_type")
+        return false;
+      if (n == "int")
+        return x.kind == TValue::Int || x.kind == TValue::Bool;
+      if (n == "float")
+        return x.kind == TValue::Float;
+      if (n == "bool")
+        return x.kind == TValue::Bool;
+      if (n == "str")
+        return x.kind == TValue::Str;
+      em.error(c.argLocs[1], "isinstance() cannot test against " + n);
+    };
+    return TValue::boolean(is(c.args[1]));
+  };
   // getattr(obj, "name"[, default]) with a compile-time name, e.g.
   // getattr(tl, op) to pick a function by a constexpr string.
   t["getattr"] = [](Emitter &em, CallArgs &c) -> TValue {
