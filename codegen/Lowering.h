@@ -98,6 +98,12 @@ public:
   /// on them) are recomputed in `to`, anything else moves through shared
   /// memory.
   std::vector<llvm::Value *> convert(mlir::Value v, const LinearLayout &to);
+  /// `v` in layout `to` when it is already there within each thread or its
+  /// producers can be recomputed there (no shared memory); else failure.
+  mlir::FailureOr<std::vector<llvm::Value *>> rematerialize(mlir::Value v,
+                                                           const LinearLayout &to) {
+    return tryRematerialize(v, to, 0);
+  }
   /// Same for registers without a producer to recompute.
   /// `padLast` elements of padding after each row of the staging area
   /// (to spread a tile's rows over the shared memory banks).

@@ -125,11 +125,17 @@ std::vector<llvm::Value *> unpack(Lowering &L, llvm::ArrayRef<llvm::Value *> wor
   return out;
 }
 
+unsigned elemBitsOf(llvm::Type *et) {
+  return et->isPointerTy() ? 64 : std::max(8u, unsigned(et->getPrimitiveSizeInBits()));
+}
+
+/// Elements per vector access along `dim` (consecutive registers of
+/// `layout` that are consecutive in memory).
 unsigned vectorWidth(Lowering &L, const LinearLayout &layout, Value ptr,
-                     Value mask, llvm::Type *et) {
-  unsigned bits = et->isPointerTy() ? 64 : std::max(8u, unsigned(et->getPrimitiveSizeInBits()));
-  unsigned vec = std::min(layout.contiguousRegs(layout.rank() - 1), 128u / bits);
-  unsigned hint = L.vectorWidthHint ? L.vectorWidthHint(ptr, mask, layout.rank() - 1) : 1;
+                     Value mask, llvm::Type *et, unsigned dim) {
+  unsigned bits = elemBitsOf(et);
+  unsigned vec = std::min(layout.contiguousRegs(dim), 128u / bits);
+  unsigned hint = L.vectorWidthHint ? L.vectorWidthHint(ptr, mask, dim) : 1;
   vec = std::min(vec, std::max(1u, hint));
   while (vec > 1 && (vec & (vec - 1)))
     vec &= vec - 1;
@@ -152,19 +158,84 @@ std::vector<llvm::Value *> regsIn(Lowering &L, Value v, const LayoutRef &layout)
   return L.convert(v, *layout);
 }
 
+/// How a global access of `ptr` (tensor) runs: its layout, the dimension
+/// its vectors run along, and the pointers, mask and other value in that
+/// layout. When memory is contiguous along another dimension than the
+/// last (a column-major tile: `base + rows + cols * stride`), the access
+/// takes a layout with that dimension fastest, so each thread moves up to
+/// 16 bytes at once, as long as the pointers, mask and other value can be
+/// recomputed in it without shared memory; the loaded value then keeps
+/// that layout and its users convert it.
+struct Access {
+  LayoutRef layout;
+  unsigned dim = 0;
+  std::vector<llvm::Value *> ptrs, mask, other;
+};
+
+Access accessOf(Lowering &L, Value ptr, Value mask, Value other, llvm::Type *vt) {
+  Access a;
+  a.layout = L.get(ptr).layout;
+  a.ptrs = L.get(ptr).regs;
+  if (!a.layout) {
+    a.mask = regsIn(L, mask, a.layout);
+    a.other = regsIn(L, other, a.layout);
+    return a;
+  }
+  unsigned rank = a.layout->rank();
+  a.dim = rank - 1;
+  unsigned bits = elemBitsOf(vt);
+  unsigned here = vectorWidth(L, *a.layout, ptr, mask, vt, a.dim);
+  unsigned best = here, bestDim = a.dim;
+  if (L.vectorWidthHint && rank >= 2 && here < 128u / bits)
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      unsigned w = std::min(L.vectorWidthHint(ptr, mask, d), 128u / bits);
+      if (w > best && L.vectorWidthHint(ptr, mask, rank - 1) <= 1)
+        best = w, bestDim = d;
+    }
+  if (bestDim != a.dim) {
+    auto shape = a.layout->shape();
+    LayoutRef t = L.share(LinearLayout::defaultFor(
+        std::vector<int64_t>(shape.begin(), shape.end()), L.numWarps, bits,
+        L.target.warpSize(), bestDim));
+    auto p = L.rematerialize(ptr, *t);
+    FailureOr<std::vector<llvm::Value *>> m = std::vector<llvm::Value *>{},
+                                          o = std::vector<llvm::Value *>{};
+    if (succeeded(p) && mask && isa<RankedTensorType>(mask.getType()))
+      m = L.rematerialize(mask, *t);
+    else if (mask)
+      m = regsIn(L, mask, t);
+    if (succeeded(p) && succeeded(m) && other && isa<RankedTensorType>(other.getType()))
+      o = L.rematerialize(other, *t);
+    else if (other)
+      o = regsIn(L, other, t);
+    if (succeeded(p) && succeeded(m) && succeeded(o) &&
+        vectorWidth(L, *t, ptr, mask, vt, bestDim) > here) {
+      a.layout = t;
+      a.dim = bestDim;
+      a.ptrs = *p;
+      a.mask = *m;
+      a.other = *o;
+      return a;
+    }
+  }
+  a.mask = regsIn(L, mask, a.layout);
+  a.other = regsIn(L, other, a.layout);
+  return a;
+}
+
 LogicalResult load(Lowering &L, Operation *o) {
   auto op = cast<tile::LoadOp>(o);
   auto &b = L.b;
-  LayoutRef layout = L.get(op.getPtr()).layout; // null: a scalar load
-  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
-  std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
-  std::vector<llvm::Value *> other = regsIn(L, op.getOther(), layout);
   llvm::Type *vt = pointeeType(L, op.getPtr());
+  Access acc = accessOf(L, op.getPtr(), op.getMask(), op.getOther(), vt);
+  LayoutRef layout = acc.layout; // null: a scalar load
+  std::vector<llvm::Value *> &ptrs = acc.ptrs, &mask = acc.mask, &other = acc.other;
   llvm::Type *et = memElem(L, vt);
   if (vt->isPointerTy())
     et = b.getInt64Ty();
   unsigned n = ptrs.size();
-  unsigned vec = layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt) : 1;
+  unsigned vec =
+      layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, acc.dim) : 1;
   unsigned elemBits = et->getPrimitiveSizeInBits();
   Words w = wordsFor(vec * elemBits);
   std::string cache =
@@ -234,14 +305,15 @@ LogicalResult load(Lowering &L, Operation *o) {
 LogicalResult store(Lowering &L, Operation *o) {
   auto op = cast<tile::StoreOp>(o);
   auto &b = L.b;
-  LayoutRef layout = L.get(op.getPtr()).layout;
-  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
-  std::vector<llvm::Value *> vals = regsIn(L, op.getValue(), layout);
-  std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
   llvm::Type *vt = pointeeType(L, op.getPtr());
+  Access acc = accessOf(L, op.getPtr(), op.getMask(), Value(), vt);
+  LayoutRef layout = acc.layout;
+  std::vector<llvm::Value *> &ptrs = acc.ptrs, &mask = acc.mask;
+  std::vector<llvm::Value *> vals = regsIn(L, op.getValue(), layout);
   llvm::Type *et = vt->isPointerTy() ? b.getInt64Ty() : memElem(L, vt);
   unsigned n = ptrs.size();
-  unsigned vec = layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt) : 1;
+  unsigned vec =
+      layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, acc.dim) : 1;
   Words w = wordsFor(vec * et->getPrimitiveSizeInBits());
   std::string cache =
       cacheSuffix(op.getCache(), false) + evictSuffix(op.getEvict(), op.getCache());
@@ -443,7 +515,7 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
   llvm::Type *vt = pointeeType(L, op.getPtr());
   unsigned eb = L.storeBytes(vt);
-  unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt);
+  unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, layout->rank() - 1);
   unsigned bytes = vec * eb;
   unsigned pad = buf.rowStride - unsigned(layout->shape().back());
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));

@@ -302,14 +302,9 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
     bound[i] = eval(*def.params[i].defaultValue);
     scopes.swap(saved);
   }
-  // Constexpr parameters must receive compile-time values.
-  for (size_t i = 0; i < def.params.size(); ++i) {
-    auto &p = def.params[i];
-    if (namesConstexpr(p.annotation.get()) && bound[i].isTensor())
-      error(i < call.argLocs.size() ? call.argLocs[i] : call.loc,
-            "argument '" + p.name + "' of '" + def.name +
-                "' is a tl.constexpr parameter but received a runtime value");
-  }
+  // A helper's tl.constexpr annotation does not turn a runtime argument
+  // away: as in Triton, what specializes a call is the values it is given
+  // (Triton's attention tutorial passes `offs_m` tensors to such a param).
   // Specialize on compile-time arguments and runtime types; helpers of one
   // name in two modules are two functions.
   std::string key = fn.module->name + ":" + def.name;

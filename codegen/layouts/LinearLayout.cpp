@@ -110,19 +110,28 @@ LinearLayout LinearLayout::blocked(const std::vector<int64_t> &shape,
 LinearLayout LinearLayout::defaultFor(const std::vector<int64_t> &shape,
                                       unsigned numWarps, unsigned elemBits,
                                       unsigned lanesPerWarp) {
+  assert(!shape.empty() && "layouts are for tensors");
+  return defaultFor(shape, numWarps, elemBits, lanesPerWarp, unsigned(shape.size() - 1));
+}
+
+LinearLayout LinearLayout::defaultFor(const std::vector<int64_t> &shape,
+                                      unsigned numWarps, unsigned elemBits,
+                                      unsigned lanesPerWarp, unsigned fastDim) {
   unsigned rank = shape.size();
-  assert(rank > 0 && "layouts are for tensors");
+  assert(rank > 0 && fastDim < rank && "layouts are for tensors");
   int64_t numel = 1;
   for (int64_t s : shape)
     numel *= s;
-  unsigned last = rank - 1;
+  unsigned last = fastDim; // the fastest dimension
   int64_t threads = int64_t(lanesPerWarp) * numWarps;
   int64_t per = std::max<int64_t>(1, 128 / std::max(8u, elemBits));
   per = std::min<int64_t>(per, shape[last]);
   per = std::min<int64_t>(per, std::max<int64_t>(1, numel / threads));
   std::vector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1), order;
+  order.push_back(fastDim);
   for (unsigned d = rank; d-- > 0;)
-    order.push_back(d);
+    if (d != fastDim)
+      order.push_back(d);
   spt[last] = per;
   // Lanes and warps from the fastest dimension on; what is left over lands
   // on the fastest dimension, past its extent, as replicas.

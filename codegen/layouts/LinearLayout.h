@@ -56,6 +56,12 @@ public:
   static LinearLayout defaultFor(const std::vector<int64_t> &shape,
                                  unsigned numWarps, unsigned elemBits,
                                  unsigned lanesPerWarp = 32);
+  /// The same with dimension `fastDim` fastest (its elements contiguous in
+  /// each thread), then the others from the last to the first: the layout
+  /// of an access whose memory runs along `fastDim`.
+  static LinearLayout defaultFor(const std::vector<int64_t> &shape,
+                                 unsigned numWarps, unsigned elemBits,
+                                 unsigned lanesPerWarp, unsigned fastDim);
   /// A layout with every element of the tile in one register file of each
   /// thread (all lane and warp bits replicated).
   static LinearLayout allInThread(const std::vector<int64_t> &shape,

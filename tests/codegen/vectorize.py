@@ -1,0 +1,35 @@
+# Vector widths of global accesses: 16 bytes per thread for 8- and 16-bit
+# tiles (the default layouts are made for the narrowest such access), and
+# along the first dimension when memory runs down the columns (the access
+# takes a layout with that dimension fastest).
+import triton
+import triton.language as tl
+
+
+# Row-major fp16: eight halves per thread, one v4.b32 each way.
+# RUN: tritium compile %s --kernel copy_tile --signature "*fp16:16,*fp16:16,i32:16,1,i32:16,1,64,64" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=ROWS
+# ROWS-LABEL: .entry copy_tile(
+# ROWS: ld.global.v4.b32
+# ROWS: st.global.v4.b32
+# ROWS-NOT: ld.global.b16
+
+# Column-major source (stride 1 down a column): still 16-byte loads.
+# RUN: tritium compile %s --kernel copy_tile --signature "*fp16:16,*fp16:16,1,i32:16,i32:16,1,64,64" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=COLS
+# COLS-LABEL: .entry copy_tile(
+# COLS: ld.global.v4.b32
+# COLS-NOT: ld.global.b16
+# COLS: st.global.v4.b32
+
+# int8, both ways: sixteen bytes per thread.
+# RUN: tritium compile %s --kernel copy_tile --signature "*u8:16,*u8:16,1,i32:16,1,i32:16,64,64" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=BYTES
+# BYTES-LABEL: .entry copy_tile(
+# BYTES: ld.global.v4.b32
+# BYTES-NOT: ld.global.b8
+# BYTES: st.global.v4.b32
+# BYTES-NOT: st.global.b8
+@triton.jit
+def copy_tile(X, Y, sxm, sxn, sym, syn, BM: tl.constexpr, BN: tl.constexpr):
+    m = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    x = tl.load(X + m[:, None] * sxm + n[None, :] * sxn)
+    tl.store(Y + m[:, None] * sym + n[None, :] * syn, x)
