@@ -89,6 +89,11 @@ static TValue makeDescriptor(Emitter &em, CallArgs &c) {
   r.v = d;
   r.dtype = elem;
   r.shape = block;
+  // desc.shape / desc.strides: the values it was made with.
+  for (Value v : shape)
+    r.elems.push_back(TValue::tensor(v, DType::I32, {}));
+  for (Value v : strides)
+    r.elems.push_back(TValue::tensor(v, DType::I64, {}));
   return r;
 }
 

@@ -223,6 +223,11 @@ static void flattenRuntime(const TValue &v, std::vector<TValue> &leaves) {
       flattenRuntime(e, leaves);
   } else if (v.isTensor()) {
     leaves.push_back(v);
+  } else if (v.kind == TValue::Descriptor) {
+    // The descriptor, then the shape and strides it was made with.
+    leaves.push_back(v);
+    for (auto &e : v.elems)
+      flattenRuntime(e, leaves);
   }
 }
 
@@ -236,6 +241,13 @@ static TValue rebuild(const TValue &tmpl, const std::vector<Value> &vals,
   }
   if (tmpl.isTensor())
     return TValue::tensor(vals[idx++], tmpl.dtype, tmpl.shape);
+  if (tmpl.kind == TValue::Descriptor) {
+    TValue d = tmpl;
+    d.v = vals[idx++];
+    for (auto &e : d.elems)
+      e = rebuild(e, vals, idx);
+    return d;
+  }
   return tmpl;
 }
 
@@ -247,7 +259,7 @@ static std::string keyOf(const TValue &v) {
       s += keyOf(e) + ",";
     return s + ")";
   }
-  if (v.isTensor())
+  if (v.isTensor() || v.kind == TValue::Descriptor)
     return "T:" + v.typeStr();
   if (v.kind == TValue::Function)
     return "F:" + v.fn->module->name + "." + v.fn->def->name;

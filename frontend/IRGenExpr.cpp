@@ -307,15 +307,12 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
     }
     if (attr == "shape" || attr == "strides") {
       // The values it was made with (i32 shape, i64 strides).
-      auto make = base.v.getDefiningOp<tile::MakeTensorDescOp>();
-      if (!make)
-        error(l, "the " + attr + " of this tensor descriptor is not known here (it "
-                 "was not made by tl.make_tensor_descriptor or passed as an argument)");
-      std::vector<TValue> out;
-      auto vals = attr == "shape" ? make.getShape() : make.getStrides();
-      for (Value v : vals)
-        out.push_back(TValue::tensor(v, attr == "shape" ? DType::I32 : DType::I64, {}));
-      return TValue::tuple(out);
+      size_t rank = base.shape.size();
+      if (base.elems.size() != 2 * rank)
+        error(l, "the " + attr + " of this tensor descriptor is not known here");
+      size_t from = attr == "shape" ? 0 : rank;
+      return TValue::tuple(std::vector<TValue>(base.elems.begin() + from,
+                                               base.elems.begin() + from + rank));
     }
     std::string name = "tensordesc." + attr;
     if (!builtinTable().count(name))

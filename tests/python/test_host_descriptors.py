@@ -70,6 +70,26 @@ def test_the_block_shape_is_part_of_the_specialization():
 
 
 @triton.jit
+def _load_scaled(desc, off, scale: tl.constexpr):
+    # A helper given a descriptor sees its shape too.
+    return desc.load([off]) * scale + desc.shape[0]
+
+
+@triton.jit
+def helper_kernel(X, out, n, BLOCK: tl.constexpr):
+    desc = tl.make_tensor_descriptor(X, [n], [1], [BLOCK])
+    for i in range(0, 2):
+        tl.store(out + i * BLOCK + tl.arange(0, BLOCK), _load_scaled(desc, i * BLOCK, 2))
+
+
+def test_descriptors_passed_to_helpers_inside_loops():
+    x = np.arange(32, dtype=np.float32)
+    out = np.zeros(32, np.float32)
+    helper_kernel[(1,)](x, out, 32, 16)
+    np.testing.assert_array_equal(out, x * 2 + 32)
+
+
+@triton.jit
 def pair_kernel(descs, BM: tl.constexpr):
     x = descs[0].load([0])
     descs[1].store([0], x + 1)
