@@ -490,7 +490,7 @@ using RK = tile::DescriptorReduceKind;
 
 /// `old kind v` as the interpreter computes it: 16-bit floats in f32 and
 /// rounded back, float min/max ignoring a NaN operand (fmin/fmax), integer
-/// min/max signed.
+/// min/max signed (umin/umax unsigned).
 llvm::Value *combine(Lowering &L, RK kind, llvm::Value *old, llvm::Value *v) {
   auto &b = L.b;
   llvm::Type *t = old->getType();
@@ -514,6 +514,10 @@ llvm::Value *combine(Lowering &L, RK kind, llvm::Value *old, llvm::Value *v) {
     return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, old, v);
   case RK::MAX:
     return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, old, v);
+  case RK::UMIN:
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, old, v);
+  case RK::UMAX:
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, old, v);
   case RK::AND:
     return b.CreateAnd(old, v);
   case RK::OR:
@@ -539,6 +543,10 @@ std::string nativeRed(Lowering &L, RK kind, const Elem &e) {
       return "min.s" + w;
     case RK::MAX:
       return "max.s" + w;
+    case RK::UMIN:
+      return "min.u" + w;
+    case RK::UMAX:
+      return "max.u" + w;
     case RK::AND:
       return "and.b" + w;
     case RK::OR:

@@ -123,13 +123,31 @@ static BuiltinFn descReduce(tile::DescriptorReduceKind kind, const char *name) {
   return [kind, name](Emitter &em, CallArgs &c) {
     auto a = em.bind(c, {"desc", "offsets", "value"});
     const TValue &d = requireDesc(em, a.get("desc"), a.loc("desc"));
-    bool intOnly = kind != tile::DescriptorReduceKind::ADD;
-    if ((intOnly && !d.dtype.isInt()) || d.dtype.isBool() || d.dtype.isFP8())
+    // The element types TMA reductions take (Hopper): add on 32/64-bit
+    // unsigned, i32 and 32/16-bit floats; min/max on 32/64-bit integers
+    // and 16-bit floats; bitwise ops on 32/64-bit integers.
+    using K = tile::DescriptorReduceKind;
+    DType::Kind t = d.dtype.isPtr() ? DType::Void : d.dtype.kind;
+    bool int3264 = t == DType::I32 || t == DType::U32 || t == DType::I64 || t == DType::U64;
+    bool half = t == DType::F16 || t == DType::BF16;
+    bool ok = kind == K::ADD ? (t == DType::U32 || t == DType::I32 || t == DType::U64 ||
+                                t == DType::F32 || half)
+              : kind == K::MIN || kind == K::MAX ? (int3264 || half)
+                                                 : int3264;
+    if (!ok)
       em.error(c.loc, std::string("descriptor atomic_") + name + " does not support " +
-                          d.dtype.name());
+                          d.dtype.name() + " (it takes " +
+                          (kind == K::ADD ? "uint32, int32, uint64, float32, float16 or bfloat16"
+                           : kind == K::MIN || kind == K::MAX
+                               ? "32- and 64-bit integers, float16 or bfloat16"
+                               : "32- and 64-bit integers") +
+                          ")");
+    K op = kind;
+    if (d.dtype.isUnsigned())
+      op = kind == K::MIN ? K::UMIN : kind == K::MAX ? K::UMAX : kind;
     auto offs = offsetsOf(em, d, a.get("offsets"), a.loc("offsets"));
     TValue v = blockValue(em, d, a.get("value"), a.loc("value"));
-    tile::DescriptorReduceOp::create(em.b, em.loc(c.loc), kind, d.v, v.v, offs);
+    tile::DescriptorReduceOp::create(em.b, em.loc(c.loc), op, d.v, v.v, offs);
     return TValue::none();
   };
 }

@@ -145,6 +145,8 @@ U combineInt(U old, U v, tile::DescriptorReduceKind k) {
   case tile::DescriptorReduceKind::ADD: return U(old + v);
   case tile::DescriptorReduceKind::MIN: return S(old) < S(v) ? old : v;
   case tile::DescriptorReduceKind::MAX: return S(old) > S(v) ? old : v;
+  case tile::DescriptorReduceKind::UMIN: return old < v ? old : v;
+  case tile::DescriptorReduceKind::UMAX: return old > v ? old : v;
   case tile::DescriptorReduceKind::AND: return U(old & v);
   case tile::DescriptorReduceKind::OR: return U(old | v);
   default: return U(old ^ v);

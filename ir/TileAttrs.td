@@ -71,6 +71,7 @@ def Tile_DescriptorReduceKindAttr : Tile_I32Enum<"DescriptorReduceKind",
     "reduction of a descriptor store", [
   I32EnumAttrCase<"ADD", 1, "add">, I32EnumAttrCase<"MIN", 2, "min">,
   I32EnumAttrCase<"MAX", 3, "max">, I32EnumAttrCase<"AND", 4, "and">,
-  I32EnumAttrCase<"OR", 5, "or">, I32EnumAttrCase<"XOR", 6, "xor">]>;
+  I32EnumAttrCase<"OR", 5, "or">, I32EnumAttrCase<"XOR", 6, "xor">,
+  I32EnumAttrCase<"UMIN", 7, "umin">, I32EnumAttrCase<"UMAX", 8, "umax">]>;
 
 #endif // TILE_ATTRS

@@ -44,26 +44,30 @@ def desc_loop(a, out, M, n):
     o.store([0, 0], acc)
 
 
-# Reductions: 32/64-bit integers and f16 adds are PTX `red`; i8 (and bf16
-# before sm_90) update their 32-bit word with a compare-and-swap loop.
-# RUN: tritium compile %s --kernel desc_reduce --signature "*i32:16,*i8:16,*i64:16,*fp16:16,*bf16:16,i32" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-RED80
+# Reductions: 32/64-bit integers and f16 adds are PTX `red` (min/max of
+# unsigned elements unsigned); f16 min/max (and bf16 adds before sm_90)
+# update their 32-bit word with a compare-and-swap loop. The element types
+# are Triton's for TMA reductions: int8 adds are errors.
+# RUN: tritium compile %s --kernel desc_reduce --signature "*i32:16,*u32:16,*u64:16,*fp16:16,*bf16:16,i32" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-RED80
 # CHECK-RED80-LABEL: .entry desc_reduce(
 # CHECK-RED80: red.global.min.s32
 # CHECK-RED80: red.global.max.s32
 # CHECK-RED80: red.global.and.b32
 # CHECK-RED80: red.global.or.b32
 # CHECK-RED80: red.global.xor.b32
-# CHECK-RED80: atom{{.*}}.global.cas.b32
+# CHECK-RED80: red.global.min.u32
+# CHECK-RED80: red.global.max.u32
 # CHECK-RED80: red.global.add.u64
 # CHECK-RED80: red.global.add.noftz.f16
 # CHECK-RED80: atom{{.*}}.global.cas.b32
+# CHECK-RED80: atom{{.*}}.global.cas.b32
 # CHECK-RED80-NOT: red.global.add.noftz.bf16
-# RUN: tritium compile %s --kernel desc_reduce --signature "*i32:16,*i8:16,*i64:16,*fp16:16,*bf16:16,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-RED90
+# RUN: tritium compile %s --kernel desc_reduce --signature "*i32:16,*u32:16,*u64:16,*fp16:16,*bf16:16,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-RED90
 # CHECK-RED90-LABEL: .entry desc_reduce(
 # CHECK-RED90: atom{{.*}}.global.cas.b32
 # CHECK-RED90: red.global.add.noftz.bf16
 @triton.jit
-def desc_reduce(p32, p8, p64, ph, pb, M):
+def desc_reduce(p32, pu32, p64, ph, pb, M):
     a = tl.make_tensor_descriptor(p32, [M, 64], [64, 1], [16, 64])
     t = a.load([0, 0])
     a.atomic_min([16, 0], t)
@@ -71,14 +75,24 @@ def desc_reduce(p32, p8, p64, ph, pb, M):
     a.atomic_and([48, 0], t)
     a.atomic_or([64, 0], t)
     a.atomic_xor([80, 0], t)
-    b = tl.make_tensor_descriptor(p8, [M], [1], [128])
-    b.atomic_add([7], b.load([0]))
+    u = tl.make_tensor_descriptor(pu32, [M], [1], [64])
+    u.atomic_min([7], u.load([0]))
+    u.atomic_max([7], u.load([0]))
     c = tl.make_tensor_descriptor(p64, [M], [1], [64])
     c.atomic_add([3], c.load([0]))
     h = tl.make_tensor_descriptor(ph, [M], [1], [64])
     h.atomic_add([1], h.load([0]))
+    h.atomic_max([1], h.load([0]))
     f = tl.make_tensor_descriptor(pb, [M], [1], [64])
     f.atomic_add([1], f.load([0]))
+
+
+# RUN: not tritium compile %s --kernel desc_reduce_i8 --signature "*i8:16,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-RED8
+# CHECK-RED8: descriptors.py:[[@LINE+4]]:5: error: descriptor atomic_add does not support int8 (it takes uint32, int32, uint64, float32, float16 or bfloat16)
+@triton.jit
+def desc_reduce_i8(p8, M):
+    b = tl.make_tensor_descriptor(p8, [M], [1], [128])
+    b.atomic_add([7], b.load([0]))
 
 
 # Row gather and scatter: the row offsets come from the index tensor, the
