@@ -65,9 +65,11 @@ namespace tritium {
 struct Error {
   std::string message;
   /// What failed: binding the arguments (count, kind, an unknown
-  /// constexpr), compiling (syntax and type errors), or running the grid
-  /// (interpreter faults).
-  enum Kind { Other, Argument, Compile, Runtime } kind = Other;
+  /// constexpr), compiling (syntax and type errors), running the grid
+  /// (interpreter faults), or fitting the device (a compiled kernel needs
+  /// more shared memory or threads than the GPU gives a block: Triton's
+  /// OutOfResources, which autotuning skips).
+  enum Kind { Other, Argument, Compile, Runtime, Resources } kind = Other;
 };
 
 /// A value or an Error.

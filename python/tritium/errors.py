@@ -47,10 +47,10 @@ class OutOfResources(TritonError):
     """A config needs more resources than the device has (Triton's name;
     the autotuner counts such configs as infinitely slow)."""
 
-    def __init__(self, required=0, limit=0, name="resources"):
+    def __init__(self, required=0, limit=0, name="resources", message=None):
         self.required, self.limit, self.name = required, limit, name
-        super().__init__("out of resource: %s, Required: %s, Hardware "
-                         "limit: %s" % (name, required, limit))
+        super().__init__(message or "out of resource: %s, Required: %s, "
+                         "Hardware limit: %s" % (name, required, limit))
 
 
 class PTXASError(TritonError):

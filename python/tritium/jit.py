@@ -29,7 +29,7 @@ from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
 from .compiled import CompiledKernel
 from .tensor_descriptor import TensorDescriptor
 from .errors import (CompilationError, CompileReason, InterpreterError,
-                     UnknownArgumentError)
+                     OutOfResources, UnknownArgumentError)
 from .language import core
 
 # Launch keyword arguments (Triton's backend options) and their defaults.
@@ -74,6 +74,9 @@ def _raise_status(status, message):
         raise CompilationError(message)
     if status == _capi.ERROR_RUNTIME:
         raise InterpreterError(message)
+    if status == _capi.ERROR_RESOURCES:
+        raise OutOfResources(name="shared memory" if "shared memory" in message
+                             else "threads", message=message)
     if status == _capi.ERROR_ARGUMENT:
         raise TypeError(message)
     raise RuntimeError(message)

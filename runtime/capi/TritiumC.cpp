@@ -45,6 +45,8 @@ tritium_status fail(const tritium::Error &e) {
     return fail(TRITIUM_ERROR_COMPILE, e.message);
   case tritium::Error::Runtime:
     return fail(TRITIUM_ERROR_RUNTIME, e.message);
+  case tritium::Error::Resources:
+    return fail(TRITIUM_ERROR_RESOURCES, e.message);
   case tritium::Error::Other:
     break;
   }

@@ -70,7 +70,10 @@ typedef enum tritium_status {
      device_assert), naming the program id and source line. */
   TRITIUM_ERROR_RUNTIME = 3,
   /* Anything else (out of memory, an internal error). */
-  TRITIUM_ERROR_INTERNAL = 4
+  TRITIUM_ERROR_INTERNAL = 4,
+  /* The compiled kernel does not fit the GPU (shared memory, threads per
+     block): Triton's OutOfResources. */
+  TRITIUM_ERROR_RESOURCES = 5
 } tritium_status;
 
 /* The message of the latest failed call on this thread ("" when none); valid

@@ -23,6 +23,13 @@ Error runtimeError(std::string message) {
   return e;
 }
 
+Error resourcesError(std::string message) {
+  Error e;
+  e.message = std::move(message);
+  e.kind = Error::Resources;
+  return e;
+}
+
 /// The default per-block limit on dynamic shared memory: larger requests
 /// need CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES raised first.
 constexpr size_t kDefaultSharedLimit = 48 * 1024;
@@ -243,7 +250,7 @@ std::optional<Error> CudaDevice::launch(CudaKernel &kernel, unsigned gridX,
   const std::string &name = kernel.name();
   const KernelResources &res = kernel.resources();
   if (numWarps < 1 || numWarps * 32 > res.maxThreadsPerBlock)
-    return runtimeError(name + ": num_warps=" + std::to_string(numWarps) +
+    return resourcesError(name + ": num_warps=" + std::to_string(numWarps) +
                         " gives " + std::to_string(numWarps * 32) +
                         " threads per block; the kernel allows 32 to " +
                         std::to_string(res.maxThreadsPerBlock) + " (" +
@@ -258,7 +265,7 @@ std::optional<Error> CudaDevice::launch(CudaKernel &kernel, unsigned gridX,
   size_t totalShared = dynamicSharedBytes + size_t(res.staticSharedBytes);
   if (totalShared > kDefaultSharedLimit) {
     if (totalShared > size_t(maxSharedPerBlockOptin_))
-      return runtimeError(name + ": " + std::to_string(dynamicSharedBytes) +
+      return resourcesError(name + ": " + std::to_string(dynamicSharedBytes) +
                           " bytes of dynamic shared memory (+" +
                           std::to_string(res.staticSharedBytes) +
                           " static) exceed the device's limit of " +
