@@ -94,16 +94,15 @@ std::optional<int> tritium::rt::cudaDeviceAttribute(int attribute,
   return value;
 }
 
-Expected<std::shared_ptr<CudaCompiled>>
-tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
-                                  unsigned numWarps, unsigned numStages,
-                                  unsigned maxRegisters) {
-  std::string why;
-  cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
-  if (!dev)
-    return Error{"no CUDA device: " + why, Error::Runtime};
-  unsigned cc = dev->computeCapability();
-  std::string arch = dev->arch();
+namespace {
+/// Compiles (or takes from the cache) for `cc`/`arch`; loads the module on
+/// `dev` when one is given.
+Expected<std::shared_ptr<tritium::rt::CudaCompiled>>
+compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
+            const std::string &arch, tritium::cuda::CudaDevice *dev, unsigned numWarps,
+            unsigned numStages, unsigned maxRegisters) {
+  using namespace tritium;
+  using namespace tritium::rt;
   auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
   if (!func)
     return Error{"no kernel '" + kernel + "' in the compiled module", Error::Compile};
@@ -172,12 +171,38 @@ tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kern
     (void)cache.store(key, e); // a cache that cannot be written is no error
     out->artifacts = std::move(e.artifacts);
   }
+  if (!dev)
+    return out;
   auto loaded = dev->loadModule(image, isPtx, kernel);
   if (!loaded)
     return loaded.error();
   out->kernel = std::move(*loaded);
   return out;
 }
+} // namespace
+
+Expected<std::shared_ptr<CudaCompiled>>
+tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
+                                  unsigned numWarps, unsigned numStages,
+                                  unsigned maxRegisters) {
+  std::string why;
+  cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
+  if (!dev)
+    return Error{"no CUDA device: " + why, Error::Runtime};
+  return compileCuda(module, kernel, dev->computeCapability(), dev->arch(), dev, numWarps,
+                     numStages, maxRegisters);
+}
+
+Expected<std::shared_ptr<CudaCompiled>>
+tritium::rt::compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel,
+                                  unsigned cc, unsigned numWarps, unsigned numStages,
+                                  unsigned maxRegisters) {
+  // Hopper's wgmma and setmaxnreg need the architecture-specific target.
+  std::string arch = "sm_" + std::to_string(cc) + (cc >= 90 ? "a" : "");
+  return compileCuda(module, kernel, cc, arch, nullptr, numWarps, numStages, maxRegisters);
+}
+
+bool tritium::rt::cudaLoaded(const CudaCompiled &k) { return bool(k.kernel); }
 
 void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
   info.gpu = true;

@@ -34,6 +34,11 @@ Expected<std::shared_ptr<CudaCompiled>>
 compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
                      unsigned numWarps, unsigned numStages,
                      unsigned maxRegisters = 0);
+/// The same for compute capability `cc` without a device (cross
+/// compilation): the artifacts only, nothing loaded.
+Expected<std::shared_ptr<CudaCompiled>>
+compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
+                     unsigned numWarps, unsigned numStages, unsigned maxRegisters = 0);
 
 /// Launches with the runtime arguments the kernel's LLVM signature takes
 /// (constexprs and ints folded as 1 already dropped): buffers carry device
@@ -42,6 +47,9 @@ std::optional<Error> launchCuda(CudaCompiled &k, const Grid &grid,
                                 const std::vector<Arg> &args,
                                 const std::vector<std::string> &argNames,
                                 void *stream = nullptr);
+
+/// Whether `k` is loaded on the device (not only cross-compiled).
+bool cudaLoaded(const CudaCompiled &k);
 
 /// Fills the GPU stages and resources of `info` from a loaded kernel.
 void describeCuda(const CudaCompiled &k, CompiledInfo &info);

@@ -228,6 +228,7 @@ struct Specialization {
   /// launches only.
   std::string interpError;
   std::shared_ptr<rt::CudaCompiled> gpu; // compiled on the first GPU launch
+  unsigned gpuTarget = 0; // the compute capability `gpu` was cross-compiled for
   std::string signature;
   int numWarps = 4, numStages = 3;
   CompiledInfo info; // filled by Kernel::lastCompiled
@@ -264,6 +265,11 @@ public:
                           std::optional<size_t> flip = std::nullopt) const;
   Expected<Specialization *> specialize(const std::vector<Arg> &bound,
                                         const LaunchOptions &options);
+  /// The specialization `sig` names (cached by it); `bound`, when given,
+  /// explains a failure by the arguments' kinds.
+  Expected<Specialization *> specializeSignature(const std::string &sig,
+                                                 const LaunchOptions &options,
+                                                 const std::vector<Arg> *bound);
   std::string diagnoseKinds(const std::vector<Arg> &bound, const LaunchOptions &options);
 };
 
@@ -404,7 +410,12 @@ std::string KernelState::diagnoseKinds(const std::vector<Arg> &bound,
 
 Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound,
                                                    const LaunchOptions &options) {
-  std::string sig = signatureOf(bound);
+  return specializeSignature(signatureOf(bound), options, &bound);
+}
+
+Expected<Specialization *>
+KernelState::specializeSignature(const std::string &sig, const LaunchOptions &options,
+                                 const std::vector<Arg> *bound) {
   std::string key = sig + ";num_warps=" + std::to_string(options.numWarps) +
                     ";num_stages=" + std::to_string(options.numStages) +
                     ";maxnreg=" + std::to_string(options.maxnreg);
@@ -418,7 +429,7 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
   Specialization spec;
   if (auto err = rt::compileSpecialization(*ctx, src, sig, copts, spec.compiled)) {
     staticPrints = spec.compiled.staticPrints;
-    std::string kinds = diagnoseKinds(bound, options);
+    std::string kinds = bound ? diagnoseKinds(*bound, options) : "";
     if (kinds.empty())
       return Error{err->text, Error::Compile};
     return Error{kinds, Error::Argument};
@@ -430,9 +441,9 @@ Expected<Specialization *> KernelState::specialize(const std::vector<Arg> &bound
   else
     spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
   ++compiles;
-  for (size_t k = 0; k < bound.size(); ++k)
-    if (bound[k].kind != Arg::Tuple && bound[k].kind != Arg::Descriptor)
-      isPointer[k] = bound[k].kind == Arg::Buffer;
+  for (size_t k = 0; bound && k < bound->size(); ++k)
+    if ((*bound)[k].kind != Arg::Tuple && (*bound)[k].kind != Arg::Descriptor)
+      isPointer[k] = (*bound)[k].kind == Arg::Buffer;
   spec.signature = sig;
   spec.numWarps = options.numWarps;
   spec.numStages = options.numStages;
@@ -478,14 +489,36 @@ Expected<std::string> Kernel::signature(const std::vector<Arg> &args) const {
 /// Compiles `sp` for the CUDA device once.
 static std::optional<Error> ensureGpu(Specialization &sp, const std::string &kernel,
                                       const LaunchOptions &options) {
-  if (sp.gpu)
+  if (sp.gpu && rt::cudaLoaded(*sp.gpu)) // loaded, not only cross-compiled
     return std::nullopt;
+  sp.infoReady = false;
   auto compiled = rt::compileForCudaDevice(*sp.compiled.module, kernel,
                                            options.numWarps, options.numStages,
                                            unsigned(options.maxnreg));
   if (!compiled)
     return compiled.error();
   sp.gpu = *compiled;
+  sp.gpuTarget = 0;
+  return std::nullopt;
+}
+
+std::optional<Error> Kernel::compileSignature(const std::string &signature,
+                                              const LaunchOptions &options,
+                                              unsigned cudaComputeCapability) {
+  auto spec = state_->specializeSignature(signature, options, nullptr);
+  if (!spec)
+    return spec.error();
+  Specialization &sp = **spec;
+  if (cudaComputeCapability && (!sp.gpu || sp.gpuTarget != cudaComputeCapability)) {
+    auto compiled = rt::compileForCudaTarget(*sp.compiled.module, state_->src.kernel,
+                                             cudaComputeCapability, options.numWarps,
+                                             options.numStages, unsigned(options.maxnreg));
+    if (!compiled)
+      return compiled.error();
+    sp.gpu = *compiled;
+    sp.gpuTarget = cudaComputeCapability;
+    sp.infoReady = false;
+  }
   return std::nullopt;
 }
 

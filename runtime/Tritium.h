@@ -336,6 +336,15 @@ public:
   /// The signature `args` specialize to ("*fp32:16,*fp32:16,i32,1024"):
   /// one entry per parameter, constexprs as their values.
   Expected<std::string> signature(const std::vector<Arg> &args) const;
+  /// Compiles the specialization `signature` names (one entry per
+  /// parameter, as signature() writes it; the constexprs' entries must be
+  /// the values the kernel was compiled with) without arguments or a
+  /// launch, and, when `cudaComputeCapability` is set (80, 90), its GPU
+  /// code for that target with no GPU needed: lastCompiled() then has the
+  /// ttgir, llir and ptx stages (and cubin where ptxas is installed).
+  std::optional<Error> compileSignature(const std::string &signature,
+                                        const LaunchOptions &options = {},
+                                        unsigned cudaComputeCapability = 0);
 
   const std::string &name() const;
   /// The runtime parameters launch() binds, in order.

@@ -481,6 +481,25 @@ tritium_status tritium_kernel_launch(tritium_kernel *kernel,
   });
 }
 
+tritium_status tritium_kernel_compile_signature(tritium_kernel *kernel,
+                                               const char *signature,
+                                               const tritium_launch_options *options,
+                                               int cuda_cc) {
+  return guarded([&] {
+    if (!kernel || !signature)
+      return fail(TRITIUM_ERROR_ARGUMENT, !kernel ? "kernel is null" : "signature is null");
+    if (tritium_status s = checkOptions(options))
+      return s;
+    if (cuda_cc != 0 && cuda_cc != 80 && cuda_cc != 90)
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  "cuda_cc must be 0 (no GPU code), 80 or 90, got " + std::to_string(cuda_cc));
+    if (auto err = kernel->kernel.compileSignature(signature, toOptions(options),
+                                                   unsigned(cuda_cc)))
+      return fail(*err);
+    return TRITIUM_OK;
+  });
+}
+
 tritium_status tritium_kernel_warmup(tritium_kernel *kernel,
                                      const tritium_arg *args, size_t nargs,
                                      const tritium_launch_options *options,

@@ -280,6 +280,16 @@ TRITIUM_API tritium_status tritium_kernel_warmup(
     tritium_kernel *kernel, const tritium_arg *args, size_t nargs,
     const tritium_launch_options *options, const char **signature);
 
+/* Compiles the specialization `signature` names, one entry per parameter as
+   warmup returns it ("*fp32:16,i32,1024"; the constexprs' entries the values
+   the kernel was compiled with), with no arguments and no launch; with
+   `cuda_cc` (80, 90) also its GPU code for that target, no GPU needed (the
+   "ttgir", "llir", "ptx" stages, and "cubin" where ptxas is installed). It
+   becomes the kernel's latest specialization (tritium_kernel_compiled_*). */
+TRITIUM_API tritium_status tritium_kernel_compile_signature(
+    tritium_kernel *kernel, const char *signature,
+    const tritium_launch_options *options, int cuda_cc);
+
 /* ---------------------------------------------------------------------------
  * The specialization the latest launch or warmup of a kernel used.
  * ------------------------------------------------------------------------- */

@@ -42,6 +42,7 @@ for _name, _module in (("language", tritium.language),
 
 from . import backends, compiler, knobs, runtime, tools  # noqa: E402
 from .backends.compiler import GPUTarget  # noqa: E402,F401
+from .compiler import ASTSource, compile  # noqa: E402,F401
 from .runtime._allocation import set_allocator  # noqa: E402
 from .runtime.jit import MockTensor, TensorWrapper, reinterpret  # noqa: E402
 

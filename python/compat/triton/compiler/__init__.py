@@ -1,9 +1,10 @@
-"""``triton.compiler``: the names Triton code imports from here.
-(``triton.compile``/``ASTSource`` are not provided yet: tritium compiles
-through ``kernel[grid]``, ``kernel.warmup`` and ``tritium compile``.)"""
+"""``triton.compiler``: ``ASTSource`` and ``compile`` (compiling without a
+launch, for the current target or cross-compiling for a CUDA one), the
+errors, ``GPUTarget``."""
 
+from tritium.compiler import ASTSource, compile
 from tritium.errors import CompilationError
 
 from ..backends.compiler import GPUTarget
 
-__all__ = ["CompilationError", "GPUTarget"]
+__all__ = ["ASTSource", "CompilationError", "GPUTarget", "compile"]

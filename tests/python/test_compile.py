@@ -1,0 +1,73 @@
+"""triton.compile(ASTSource(...)) without a launch: for the interpreter and
+cross-compiled for CUDA targets (no GPU needed for the PTX), with
+constexprs by name or index, divisibility hints, and its errors."""
+
+import pytest
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) * alpha, mask=m)
+
+
+def source(**kw):
+    args = dict(fn=scale_kernel,
+                signature={"x_ptr": "*fp16", "out_ptr": "*fp16", "n": "i32",
+                           "alpha": "fp32", "BLOCK": "constexpr"},
+                constexprs={"BLOCK": 256},
+                attrs={(0,): [["tt.divisibility", 16]],
+                       (1,): [["tt.divisibility", 16]],
+                       (2,): [["tt.divisibility", 16]]})
+    args.update(kw)
+    return ASTSource(**args)
+
+
+@pytest.mark.parametrize("cc", [80, 90])
+def test_cross_compiles_ptx_for_cuda_targets(cc):
+    k = triton.compile(source(), target=GPUTarget("cuda", cc, 32),
+                       options={"num_warps": 1})
+    assert k.metadata.signature == "*fp16:16,*fp16:16,i32:16,fp32,256"
+    assert k.metadata.num_warps == 1
+    assert k.metadata.target == "cuda"
+    ptx = k.asm["ptx"]
+    assert ".target sm_%d" % cc in ptx
+    assert ".entry scale_kernel(" in ptx
+    # n % 16 == 0 keeps the masks aligned: 8 halves per access.
+    assert "ld.global.v4.b32" in ptx
+    assert "tile.make_range" in k.asm["ttir"] or "make_range" in k.asm["ttir"]
+    assert k.asm["ttgir"] and k.asm["llir"]
+
+
+def test_interpreter_target_and_constexpr_by_index():
+    k = triton.compile(source(constexprs={(4,): 128}), target=GPUTarget("cpu", 0, 1))
+    assert k.metadata.signature.endswith(",128")
+    assert "ttir" in k.asm
+
+
+@triton.jit
+def broken_kernel(x_ptr):
+    y = undefined_name + 1  # noqa: F821
+    tl.store(x_ptr, y)
+
+
+def test_errors():
+    with pytest.raises(triton.CompilationError) as info:
+        triton.compile(ASTSource(fn=broken_kernel, signature={"x_ptr": "*fp32"}))
+    line = broken_kernel.fn.__code__.co_firstlineno + 2
+    assert "test_compile.py:%d:" % line in str(info.value)
+    with pytest.raises(KeyError, match="no parameter 'nope'"):
+        source(signature={"nope": "i32"})
+    with pytest.raises(ValueError, match="'BLOCK' .* needs a value in constexprs"):
+        triton.compile(source(constexprs={}))
+    with pytest.raises(ValueError, match="'alpha' of 'scale_kernel' needs a type"):
+        triton.compile(source(signature={"x_ptr": "*fp16", "out_ptr": "*fp16",
+                                         "n": "i32", "BLOCK": "constexpr"}))
+    with pytest.raises(NotImplementedError, match="backend 'hip'"):
+        triton.compile(source(), target=GPUTarget("hip", "gfx942", 64))
