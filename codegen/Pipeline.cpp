@@ -148,6 +148,8 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
       ptr = l.getPtr(), mask = l.getMask();
     else if (auto s = mlir::dyn_cast<mlir::tile::StoreOp>(op))
       ptr = s.getPtr(), mask = s.getMask();
+    else if (auto c = mlir::dyn_cast<mlir::tile::AsyncCopyOp>(op))
+      ptr = c.getPtr(), mask = c.getMask();
     auto rt = ptr ? mlir::dyn_cast<mlir::RankedTensorType>(ptr.getType()) : nullptr;
     if (!rt)
       return;

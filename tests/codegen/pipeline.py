@@ -25,7 +25,9 @@
 # CHECK-ASYNC-NEXT: tile.async_wait {pending = 0 : i64}
 
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-CPASYNC
-# CHECK-CPASYNC: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 8, {{.*}};
+# 16-byte copies (the default layouts are made for the 16-bit tiles the
+# copies move), bypassing L1.
+# CHECK-CPASYNC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 # CHECK-CPASYNC: cp.async.commit_group;
 # CHECK-CPASYNC: cp.async.wait_group 1;
 # CHECK-CPASYNC: bar.sync 0;
