@@ -418,10 +418,17 @@ TValue Emitter::binary(BinOpKind op, const TValue &a0, const TValue &c0,
   case BinOpKind::BitOr: r = arith::OrIOp::create(b, L, x, y); break;
   case BinOpKind::BitXor: r = arith::XOrIOp::create(b, L, x, y); break;
   case BinOpKind::LShift: r = arith::ShLIOp::create(b, L, x, y); break;
-  case BinOpKind::RShift:
-    r = t.isUnsigned() ? Value(arith::ShRUIOp::create(b, L, x, y))
-                       : Value(arith::ShRSIOp::create(b, L, x, y));
+  case BinOpKind::RShift: {
+    // As Triton: arithmetic when the tensor operand (the left one when both
+    // are tensors) is signed, even if promotion made the result unsigned
+    // (int8 >> uint32 shifts the sign-extended value arithmetically).
+    bool arithmetic = a0.isTensor()   ? a0.dtype.isSigned()
+                      : c0.isTensor() ? c0.dtype.isSigned()
+                                      : !t.isUnsigned();
+    r = arithmetic ? Value(arith::ShRSIOp::create(b, L, x, y))
+                   : Value(arith::ShRUIOp::create(b, L, x, y));
     break;
+  }
   default:
     error(l, "unsupported operator");
   }

@@ -648,3 +648,21 @@ def functional_ops(A, B, N: tl.constexpr):
     while tl.condition(i < 4, disable_licm=True):
         i += 1
     tl.store(B, i)
+
+
+# '>>' is arithmetic when the tensor operand is signed, even when the
+# promotion (int8 with uint32) is unsigned; logical for unsigned tensors.
+# RUN: tritium compile %s --kernel shifts --signature "*i8,*u32,*u32,16" --emit tile | FileCheck %s --check-prefix=CHECK-SHR
+# CHECK-SHR-LABEL: func.func @shifts
+# CHECK-SHR: arith.extsi {{.*}} : tensor<16xi8> to tensor<16xi32>
+# CHECK-SHR: arith.shrsi {{.*}} : tensor<16xi32>
+# CHECK-SHR: arith.shrui {{.*}} : tensor<16xi32>
+# CHECK-SHR: arith.shrsi {{.*}} : tensor<16xi8>
+@triton.jit
+def shifts(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    tl.store(Z + offs, x >> y)
+    tl.store(Z + offs, y >> y)
+    tl.store(Z + offs, -8 >> x)
