@@ -652,14 +652,14 @@ def functional_ops(A, B, N: tl.constexpr):
 
 # '>>' is arithmetic when the tensor operand is signed, even when the
 # promotion (int8 with uint32) is unsigned; logical for unsigned tensors.
-# RUN: tritium compile %s --kernel shifts --signature "*i8,*u32,*u32,16" --emit tile | FileCheck %s --check-prefix=CHECK-SHR
-# CHECK-SHR-LABEL: func.func @shifts
+# RUN: tritium compile %s --kernel shift_signedness --signature "*i8,*u32,*u32,16" --emit tile | FileCheck %s --check-prefix=CHECK-SHR
+# CHECK-SHR-LABEL: func.func @shift_signedness
 # CHECK-SHR: arith.extsi {{.*}} : tensor<16xi8> to tensor<16xi32>
 # CHECK-SHR: arith.shrsi {{.*}} : tensor<16xi32>
 # CHECK-SHR: arith.shrui {{.*}} : tensor<16xi32>
 # CHECK-SHR: arith.shrsi {{.*}} : tensor<16xi8>
 @triton.jit
-def shifts(X, Y, Z, N: tl.constexpr):
+def shift_signedness(X, Y, Z, N: tl.constexpr):
     offs = tl.arange(0, N)
     x = tl.load(X + offs)
     y = tl.load(Y + offs)
