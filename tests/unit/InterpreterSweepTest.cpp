@@ -117,7 +117,15 @@ bool sweepBinary(const OpInfo &op, DType ta, DType tb, unsigned seed) {
     case K::Or: r = x | y; break;
     case K::Xor: r = x ^ y; break;
     case K::Shl: r = x << y; break;
-    case K::Shr: r = u ? x >> y : uint64_t(sx >> sy); break;
+    case K::Shr: {
+      // Arithmetic when the left operand's own type is signed (as Triton:
+      // int32 >> uint32 shifts the uint32 bits arithmetically).
+      int w = bitsOf(C);
+      bool arith = !isUnsigned(ta) && ta != DType::I1 && !isFloat(ta);
+      int64_t sxC = w >= 64 ? int64_t(x) : int64_t(x << (64 - w)) >> (64 - w);
+      r = arith ? uint64_t(sxC >> sy) : x >> y;
+      break;
+    }
     case K::Lt: r = u ? x < y : sx < sy; break;
     case K::Le: r = u ? x <= y : sx <= sy; break;
     case K::Gt: r = u ? x > y : sx > sy; break;
