@@ -560,8 +560,17 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
       ++argNo;
       return v;
     };
-    for (size_t i = 0; i < specs.size(); ++i)
-      scope[kernel->params[i].name] = bindSpec(specs[i], kernel->params[i].loc);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      TValue v = bindSpec(specs[i], kernel->params[i].loc);
+      // `p: tl.const` makes a pointer parameter read-only.
+      const Expr *annotation = kernel->params[i].annotation.get();
+      std::string ann = annotation ? dottedName(annotation) : "";
+      bool isConstAnn = ann == "const" ||
+                        (ann.size() > 6 && ann.compare(ann.size() - 6, 6, ".const") == 0);
+      if (isConstAnn && v.isTensor() && v.dtype.isPtr())
+        v.dtype.isConst = true;
+      scope[kernel->params[i].name] = v;
+    }
     em.scopes.push_back(scope);
     em.callStack.push_back(kernel);
     em.emitFunctionBody(*kernel);

@@ -446,6 +446,10 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
       yields[1].push_back(c.v);
       types.push_back(a.v.getType());
       merged.push_back(a);
+      // A pointer that is tl.const in either branch may be: stores through
+      // it are refused.
+      if (a.dtype.isPtr() && c.dtype.isPtr())
+        merged.back().dtype.isConst = a.dtype.isConst || c.dtype.isConst;
     }
     slots.push_back({name, v0});
   }

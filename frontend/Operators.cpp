@@ -554,6 +554,8 @@ TValue Emitter::where(const TValue &c0, const TValue &x0, const TValue &y0,
     x = x0;
     y = y0;
     t = x0.dtype;
+    // A pointer that may be a tl.const one is treated as one.
+    t.isConst = x0.dtype.isConst || y0.dtype.isConst;
   } else {
     t = promote(x0, y0, BinOpKind::Add, l);
     x = materialize(*this, x0, t, l);

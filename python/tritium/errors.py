@@ -9,12 +9,16 @@ class CompilationError(TritonError):
     """A kernel does not compile.
 
     The message is the rendered diagnostic: ``file:line:col: error: ...``,
-    the source line and a caret under the column.
+    the source line and a caret under the column; ``error_message`` is the
+    reason alone (Triton's attribute).
     """
 
     def __init__(self, message):
         super().__init__(message)
         self.message = message
+        first = message.split("\n", 1)[0]
+        self.error_message = first.split(": error: ", 1)[1] \
+            if ": error: " in first else first
 
     def __str__(self):
         return self.message

@@ -199,3 +199,33 @@ def test_jit_repr_names_the_specialization():
     assert named_kernel.warmup(-1, 1, x, 4, grid=(1,)).name == "k_i32_flag_4"
     assert named_kernel.warmup(2**40, 1, x, 8, grid=(1,)).name == "k_i64_flag_8"
     assert named_kernel.warmup(2**63, 3, x, 8, grid=(1,)).name == "k_u64__8"
+
+
+@triton.jit
+def const_kernel(src: tl.const, dst, other: tl.const, pick, MODE: tl.constexpr):
+    offs = tl.arange(0, 8)
+    v = tl.load(src + offs)
+    if MODE == 0:
+        tl.store(dst + offs, v)           # fine: dst is not const
+    elif MODE == 1:
+        tl.store(other + offs, v)         # a tl.const parameter
+    elif MODE == 2:
+        if pick:                          # maybe const: refused
+            target = other
+        else:
+            target = dst
+        tl.store(target + offs, v)
+    else:
+        tl.store(tl.where(pick > 0, dst, other) + offs, v)
+
+
+@pytest.mark.parametrize("mode", [1, 2, 3])
+def test_stores_through_tl_const_pointers_are_refused(mode):
+    x = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    const_kernel[(1,)](x, out, x, 0, 0)
+    np.testing.assert_array_equal(out, x)
+    with pytest.raises(triton.CompilationError) as info:
+        const_kernel[(1,)](x, out, x, 0, mode)
+    assert info.value.error_message.startswith("cannot store through a constant pointer")
+    assert "test_triton_surface.py:" in str(info.value)
