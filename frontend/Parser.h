@@ -176,6 +176,7 @@ private:
   ExprPtr parseAtom();
   ExprPtr parseParenthesized();
   ExprPtr parseListDisplay();
+  ExprPtr parseListComprehension(size_t open, ExprPtr first);
   ExprPtr parseBraceDisplay();
   ExprPtr parseStrings();
   ExprPtr parseNumber();

@@ -3,10 +3,9 @@
 // The expression half of the recursive-descent Parser, one function per
 // precedence level of Python's grammar (lambda, ternary, or, and, not,
 // comparisons, the binary operators by precedence climbing, unary, '**',
-// await, primaries, atoms). Forms that kernels cannot use but host code is
-// full of -- dict and set displays, comprehensions, generator expressions,
-// yield, await, ':=' -- become an OtherExpr naming the form; their insides
-// are skipped as a balanced bracket group rather than parsed.
+// await, primaries, atoms; the bracketed displays are in ParserDisplay.cpp).
+// Forms that kernels cannot use but host code is full of -- yield, await,
+// ':=' -- become an OtherExpr naming the form.
 //
 // Ranges follow CPython: a node starts at its first token and ends at its
 // last, so `(a + b) * c` starts at the '(' while the inner `a + b` does not.
@@ -547,131 +546,6 @@ ExprPtr Parser::parseStrings() {
   node->isBytes = isBytes;
   node->isFString = isFString;
   return node;
-}
-
-// tuple: '(' [star_named_expression ',' [star_named_expressions]] ')'
-// group: '(' (yield_expr | named_expression) ')'
-// genexp: '(' named_expression for_if_clauses ')'
-ExprPtr Parser::parseParenthesized() {
-  size_t open = pos_;
-  advance();
-  if (consumeOp(")"))
-    return std::make_unique<TupleExpr>(rangeFrom(open));
-  if (atKeyword("yield")) {
-    pos_ = open;
-    skipBracketed();
-    return std::make_unique<OtherExpr>(rangeFrom(open), "yield expression");
-  }
-  ExprPtr first = parseStarNamedExpression();
-  if (!first)
-    return nullptr;
-  if (atComprehensionFor()) {
-    pos_ = open;
-    skipBracketed();
-    return std::make_unique<OtherExpr>(rangeFrom(open), "generator expression");
-  }
-  if (consumeOp(")")) {
-    if (first->kind == ExprKind::Starred)
-      return error(first->loc(), "cannot use starred expression here");
-    return first; // a group keeps the range of what it encloses
-  }
-  if (!atOp(","))
-    return errorAt(tok(), "expected ',' or ')', found " + describeToken(tok()));
-  auto tuple = std::make_unique<TupleExpr>(SourceRange{});
-  tuple->elts.push_back(std::move(first));
-  while (consumeOp(",") && !atOp(")")) {
-    ExprPtr elt = parseStarNamedExpression();
-    if (!elt)
-      return nullptr;
-    tuple->elts.push_back(std::move(elt));
-  }
-  if (!consumeOp(")"))
-    return errorAt(tok(), "expected ',' or ')' in tuple, found " +
-                              describeToken(tok()));
-  tuple->range = rangeFrom(open);
-  return tuple;
-}
-
-// list: '[' [star_named_expressions] ']'
-// listcomp: '[' named_expression for_if_clauses ']'
-ExprPtr Parser::parseListDisplay() {
-  size_t open = pos_;
-  advance();
-  auto list = std::make_unique<ListExpr>(SourceRange{});
-  if (!atOp("]")) {
-    ExprPtr first = parseStarNamedExpression();
-    if (!first)
-      return nullptr;
-    if (atComprehensionFor()) {
-      if (atKeyword("async")) {
-        pos_ = open;
-        skipBracketed();
-        return std::make_unique<OtherExpr>(rangeFrom(open), "async comprehension");
-      }
-      // for_if_clauses: ('for' star_targets 'in' disjunction ('if' disjunction)*)+
-      auto comp = std::make_unique<ListCompExpr>(SourceRange{});
-      comp->elt = std::move(first);
-      while (atKeyword("for")) {
-        advance();
-        ListCompExpr::Clause c;
-        if (!(c.target = parseStarTargets()) || !checkTarget(*c.target, false))
-          return nullptr;
-        if (!consumeKeyword("in"))
-          return errorAt(tok(), "expected 'in' after the comprehension's target, found " +
-                                    describeToken(tok()));
-        if (!(c.iter = parseDisjunction()))
-          return nullptr;
-        while (atKeyword("if")) {
-          advance();
-          ExprPtr cond = parseDisjunction();
-          if (!cond)
-            return nullptr;
-          c.ifs.push_back(std::move(cond));
-        }
-        comp->clauses.push_back(std::move(c));
-      }
-      if (!consumeOp("]"))
-        return errorAt(tok(), "expected ']' after the list comprehension, found " +
-                                  describeToken(tok()));
-      comp->range = rangeFrom(open);
-      return comp;
-    }
-    list->elts.push_back(std::move(first));
-    while (consumeOp(",") && !atOp("]")) {
-      ExprPtr elt = parseStarNamedExpression();
-      if (!elt)
-        return nullptr;
-      list->elts.push_back(std::move(elt));
-    }
-  }
-  if (!consumeOp("]"))
-    return errorAt(tok(), "expected ',' or ']' in list, found " +
-                              describeToken(tok()));
-  list->range = rangeFrom(open);
-  return list;
-}
-
-// dict | set | dictcomp | setcomp: kernels use none of them, so the braces
-// are skipped whole and only classified by their top-level tokens.
-ExprPtr Parser::parseBraceDisplay() {
-  size_t open = pos_;
-  size_t close = match_[open] == kNoMatch ? toks_.size() - 1 : match_[open];
-  bool isDict = open + 1 == close || toks_[open + 1].isOp("**");
-  bool isComp = false;
-  for (size_t i = open + 1; i < close; ++i) {
-    if (match_[i] != kNoMatch) {
-      i = match_[i];
-      continue;
-    }
-    if (toks_[i].isOp(":") && !isComp)
-      isDict = true;
-    if (toks_[i].isName("for"))
-      isComp = true;
-  }
-  skipBracketed();
-  std::string what = std::string(isDict ? "dict" : "set") +
-                     (isComp ? " comprehension" : " display");
-  return std::make_unique<OtherExpr>(rangeFrom(open), std::move(what));
 }
 
 // arguments: ','.(starred_expression | named_expression | NAME '=' expression

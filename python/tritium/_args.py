@@ -51,6 +51,7 @@ _ITEMSIZE = {_capi.BOOL: 1, _capi.I8: 1, _capi.I16: 2, _capi.I32: 4,
 _PACK_BUFFER = struct.Struct("=iIQQi4x").pack   # kind, flags, data, bytes, dt
 _PACK_INT = struct.Struct("=iIq16x").pack       # kind, flags, i
 _PACK_FLOAT = struct.Struct("=iId16x").pack     # kind, flags, f
+_PACK_TEXT = struct.Struct("=iIQ16x").pack      # kind, flags, const char *
 _PACK_GRID = struct.Struct("=3q").pack
 _I64_MIN, _I64_END = -2**63, 2**63
 
@@ -137,14 +138,7 @@ def _literal_address(text):
 def _tuple_literal(name, value):
     """The signature spelling of a compile-time tuple element, or None when
     `value` is a runtime value."""
-    if isinstance(value, core.constexpr):
-        value = value.value
-        if isinstance(value, tuple):
-            return "(%s)" % ",".join(
-                _tuple_literal(name, v) or _constexpr_literal(name, v)
-                for v in value)
-        return _constexpr_literal(name, value)
-    if value is None or isinstance(value, (str, core.dtype)):
+    if value is None or isinstance(value, (core.constexpr, str, core.dtype)):
         return _constexpr_literal(name, value)
     return None
 
@@ -160,8 +154,7 @@ def _pack_tuple(name, value, flags):
             continue
         lit = _tuple_literal(label, v)
         if lit is not None:
-            out.append(_PACK_INT(_capi.ARG_LITERAL, 0, 0)[:8]
-                       + struct.pack("=Q16x", _literal_address(lit)))
+            out.append(_PACK_TEXT(_capi.ARG_LITERAL, 0, _literal_address(lit)))
             continue
         if callable(getattr(v, "run", None)) and hasattr(v, "fn"):
             raise TypeError("argument '%s': a @jit function inside a tuple "
@@ -175,8 +168,7 @@ def _pack_tensordesc(name, desc, flags):
     padding as text), then its base, shape and strides."""
     text = "[%s]%s" % (",".join(str(b) for b in desc.block_shape),
                        ",nan" if desc.padding == "nan" else "")
-    out = [_PACK_INT(_capi.ARG_TENSORDESC, 0, 0)[:8]
-           + struct.pack("=Q16x", _literal_address(text)),
+    out = [_PACK_TEXT(_capi.ARG_TENSORDESC, 0, _literal_address(text)),
            _packer(type(desc.base))(name + ".base", desc.base, flags)]
     for v in list(desc.shape) + list(desc.strides):
         out.append(_pack_int(name, v, flags | _capi.ARG_NO_SPECIALIZE))

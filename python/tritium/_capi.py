@@ -149,6 +149,21 @@ def _declare(lib):
 _cuda = None
 
 
+def cuda_device_attribute(number):
+    """cuDeviceGetAttribute(number) of the launch device; RuntimeError
+    without one."""
+    value = ctypes.c_int()
+    if lib().tritium_cuda_device_attribute(number, ctypes.byref(value)):
+        raise RuntimeError("cuDeviceGetAttribute(%d): %s" % (number, last_error()))
+    return value.value
+
+
+def cuda_compute_capability():
+    """The launch device's compute capability, 90 for sm_90."""
+    # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR
+    return cuda_device_attribute(75) * 10 + cuda_device_attribute(76)
+
+
 def cuda_available():
     """(True, "") when kernels can run on a CUDA GPU, else (False, why).
     TRITIUM_INTERPRET=1 or TRITON_INTERPRET=1 force the interpreter."""

@@ -86,15 +86,7 @@ def _cuda_cc(target):
     if target is None:
         if not _capi.cuda_available()[0]:
             return 0
-        cc = ctypes.c_int()
-        lib = _capi.lib()
-        major, minor = ctypes.c_int(), ctypes.c_int()
-        # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR
-        if lib.tritium_cuda_device_attribute(75, ctypes.byref(major)) or \
-                lib.tritium_cuda_device_attribute(76, ctypes.byref(minor)):
-            raise RuntimeError(_capi.last_error())
-        cc.value = major.value * 10 + minor.value
-        return 90 if cc.value >= 90 else 80
+        return 90 if _capi.cuda_compute_capability() >= 90 else 80
     backend = getattr(target, "backend", None)
     arch = getattr(target, "arch", None)
     if backend == "cpu":

@@ -41,14 +41,24 @@ const char *kKernel =
     "    offs = tl.arange(0, BLOCK)\n"
     "    tl.store(X + offs, helpers.broken(tl.load(X + offs)))\n";
 
+/// `r` a BUFFER record over `bytes` bytes of `dtype` at `data`.
+void setBuffer(tritium_arg &r, void *data, size_t bytes, int dtype) {
+  r.kind = TRITIUM_ARG_BUFFER;
+  r.value.buffer.data = data;
+  r.value.buffer.bytes = bytes;
+  r.value.buffer.dtype = dtype;
+}
+
+/// `r` an INT record of `v`.
+void setInt(tritium_arg &r, int64_t v) {
+  r.kind = TRITIUM_ARG_INT;
+  r.value.i = v;
+}
+
 tritium_status launch(tritium_kernel *k, std::vector<float> &x) {
   tritium_arg args[2] = {};
-  args[0].kind = TRITIUM_ARG_BUFFER;
-  args[0].value.buffer.data = x.data();
-  args[0].value.buffer.bytes = x.size() * sizeof(float);
-  args[0].value.buffer.dtype = TRITIUM_F32;
-  args[1].kind = TRITIUM_ARG_INT;
-  args[1].value.i = int64_t(x.size());
+  setBuffer(args[0], x.data(), x.size() * sizeof(float), TRITIUM_F32);
+  setInt(args[1], int64_t(x.size()));
   int64_t grid[3] = {1, 1, 1};
   return tritium_kernel_launch(k, grid, args, 2, nullptr);
 }
@@ -108,10 +118,7 @@ TEST_CASE("capi: tuple arguments are records followed by their elements",
           TRITIUM_OK);
   std::vector<int32_t> out(2), a = {40}, b = {2};
   auto buffer = [](tritium_arg &r, std::vector<int32_t> &v) {
-    r.kind = TRITIUM_ARG_BUFFER;
-    r.value.buffer.data = v.data();
-    r.value.buffer.bytes = v.size() * 4;
-    r.value.buffer.dtype = TRITIUM_I32;
+    setBuffer(r, v.data(), v.size() * 4, TRITIUM_I32);
   };
   // out, (a, b), (7, None, (6,))
   tritium_arg args[9] = {};
@@ -122,14 +129,12 @@ TEST_CASE("capi: tuple arguments are records followed by their elements",
   buffer(args[3], b);
   args[4].kind = TRITIUM_ARG_TUPLE;
   args[4].value.i = 3;
-  args[5].kind = TRITIUM_ARG_INT;
-  args[5].value.i = 7;
+  setInt(args[5], 7);
   args[6].kind = TRITIUM_ARG_LITERAL;
   args[6].value.literal = "None";
   args[7].kind = TRITIUM_ARG_TUPLE;
   args[7].value.i = 1;
-  args[8].kind = TRITIUM_ARG_INT;
-  args[8].value.i = 6;
+  setInt(args[8], 6);
   int64_t grid[3] = {1, 1, 1};
   INFO(tritium_last_error());
   REQUIRE(tritium_kernel_launch(k, grid, args, 9, nullptr) == TRITIUM_OK);
@@ -171,19 +176,11 @@ TEST_CASE("capi: a host tensor descriptor is its block shape, then its base, "
   tritium_arg args[7] = {};
   args[0].kind = TRITIUM_ARG_TENSORDESC;
   args[0].value.literal = "[4,8],nan";
-  args[1].kind = TRITIUM_ARG_BUFFER;
-  args[1].value.buffer.data = base;
-  args[1].value.buffer.bytes = sizeof(base);
-  args[1].value.buffer.dtype = TRITIUM_F32;
+  setBuffer(args[1], base, sizeof(base), TRITIUM_F32);
   int64_t ints[4] = {3, 5, 8, 1}; // shape [3, 5], strides [8, 1]
-  for (int i = 0; i < 4; ++i) {
-    args[2 + i].kind = TRITIUM_ARG_INT;
-    args[2 + i].value.i = ints[i];
-  }
-  args[6].kind = TRITIUM_ARG_BUFFER;
-  args[6].value.buffer.data = out.data();
-  args[6].value.buffer.bytes = out.size() * sizeof(float);
-  args[6].value.buffer.dtype = TRITIUM_F32;
+  for (int i = 0; i < 4; ++i)
+    setInt(args[2 + i], ints[i]);
+  setBuffer(args[6], out.data(), out.size() * sizeof(float), TRITIUM_F32);
   int64_t grid[3] = {1, 1, 1};
   INFO(tritium_last_error());
   REQUIRE(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_OK);

@@ -24,7 +24,6 @@ _ATTRS = {
     "mem_clock_rate": 36,        # MEMORY_CLOCK_RATE (kHz)
     "mem_bus_width": 37,         # GLOBAL_MEMORY_BUS_WIDTH (bits)
 }
-_CC_MAJOR, _CC_MINOR = 75, 76
 
 
 def _torch():
@@ -35,16 +34,6 @@ def _torch():
     return torch
 
 
-def _attribute(number):
-    import ctypes
-    value = ctypes.c_int()
-    lib = _capi.lib()
-    if lib.tritium_cuda_device_attribute(number, ctypes.byref(value)):
-        raise RuntimeError("cuDeviceGetAttribute(%d): %s"
-                           % (number, _capi.last_error()))
-    return value.value
-
-
 class _Utils:
     """``driver.active.utils``."""
 
@@ -52,7 +41,7 @@ class _Utils:
         """{max_shared_mem, max_num_regs, multiprocessor_count, warpSize,
         sm_clock_rate, mem_clock_rate, mem_bus_width} of the device."""
         if _capi.cuda_available()[0]:
-            return {k: _attribute(n) for k, n in _ATTRS.items()}
+            return {k: _capi.cuda_device_attribute(n) for k, n in _ATTRS.items()}
         # The interpreter: one program per core at a time, no register or
         # shared-memory limits worth the name.
         return {"max_shared_mem": 1 << 30, "max_num_regs": 65536,
@@ -77,8 +66,7 @@ class ActiveDriver:
 
     def get_current_target(self):
         if self._gpu():
-            cc = _attribute(_CC_MAJOR) * 10 + _attribute(_CC_MINOR)
-            return GPUTarget("cuda", cc, 32)
+            return GPUTarget("cuda", _capi.cuda_compute_capability(), 32)
         return GPUTarget("cpu", 0, 1)
 
     def get_active_torch_device(self):

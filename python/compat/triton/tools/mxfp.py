@@ -12,7 +12,9 @@ import torch
 _E2M1_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 
 
-class MXFP4Tensor:
+class _Codes:
+    """uint8 codes in ``data``: encoded from float ``data``, or zeros of
+    ``size``."""
 
     def __init__(self, data=None, size=None, device=None):
         if data is not None:
@@ -20,9 +22,12 @@ class MXFP4Tensor:
             self.data = self._encode(data.to(torch.float32))
         else:
             if size is None:
-                raise ValueError("MXFP4Tensor needs data or a size")
+                raise ValueError("%s needs data or a size" % type(self).__name__)
             self.device = device
             self.data = torch.zeros(size, dtype=torch.uint8, device=device)
+
+
+class MXFP4Tensor(_Codes):
 
     def random(self):
         self.data = torch.randint(0, 16, self.data.shape, dtype=torch.uint8, device=self.device)
@@ -57,8 +62,8 @@ class MXFP4Tensor:
             pad = list(x.shape)
             pad[dim] = 1
             x = torch.cat([x, torch.zeros(pad, dtype=x.dtype, device=x.device)], dim=dim)
-        lo = x.narrow(dim, 0, x.shape[dim]).unflatten(dim, (-1, 2)).select(dim + 1, 0)
-        hi = x.narrow(dim, 0, x.shape[dim]).unflatten(dim, (-1, 2)).select(dim + 1, 1)
+        pairs = x.unflatten(dim, (-1, 2))
+        lo, hi = pairs.select(dim + 1, 0), pairs.select(dim + 1, 1)
         return (lo | (hi << 4)).contiguous()
 
     def unpack_packed_tensor(self, packed, dim, original_shape):
@@ -68,17 +73,7 @@ class MXFP4Tensor:
         return both.narrow(dim, 0, original_shape[dim]).contiguous()
 
 
-class MXScaleTensor:
-
-    def __init__(self, data=None, size=None, device=None):
-        if data is not None:
-            self.device = data.device
-            self.data = self._encode(data.to(torch.float32))
-        else:
-            if size is None:
-                raise ValueError("MXScaleTensor needs data or a size")
-            self.device = device
-            self.data = torch.zeros(size, dtype=torch.uint8, device=device)
+class MXScaleTensor(_Codes):
 
     def random(self, low=None, high=None):
         lo = -127 if low is None else int(torch.floor(torch.log2(torch.tensor(float(low)))))
