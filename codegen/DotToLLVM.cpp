@@ -8,8 +8,9 @@
 // distinct row of A and per distinct column of B it owns, then one FMA per
 // register. Batched (3-D) products index the batch like the rows.
 //
-// The tensor-core paths (sm_80+, fp32 accumulator, 2-D): fp16/bf16 operands
-// (M%16 = N%8 = K%16 = 0) use mma.sync.m16n8k16, fp32 operands with tf32 or
+// The tensor-core paths (sm_80+, 2-D): fp16/bf16 operands with an fp32
+// accumulator, or fp16 ones with an fp16 accumulator (M%16 = N%8 = K%16 =
+// 0), use mma.sync.m16n8k16, fp32 operands with tf32 or
 // tf32x3 precision (K%8 = 0) mma.sync.m16n8k8 on tf32 parts. The
 // accumulator is a linear layout (mmaAccLayout); A and B are staged
 // row-major (padded) in shared memory and read into operand fragments with
@@ -174,6 +175,18 @@ struct MmaGeometry {
         "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
   }
 
+  /// mma.sync m16n8k16.row.col.f16.f16.f16.f16: four A, two B registers,
+  /// the accumulator as two f16 pairs.
+  llvm::InlineAsm *mmaF16() const {
+    auto *i32 = L.b.getInt32Ty();
+    return llvm::InlineAsm::get(
+        llvm::FunctionType::get(llvm::StructType::get(L.ctx, {i32, i32}),
+                                {i32, i32, i32, i32, i32, i32, i32, i32}, false),
+        "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {$0, $1}, {$2, $3, $4, $5}, "
+        "{$6, $7}, {$8, $9};",
+        "=r,=r,r,r,r,r,r,r,0,1", false);
+  }
+
   Lowering &L;
   int64_t M, N;
   unsigned wm, wn;
@@ -250,7 +263,15 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     return b.CreatePtrToInt(
         L.sharedBytePtr(b.CreateAdd(base, b.CreateShl(elemIndex, 1))), i64);
   };
-  llvm::InlineAsm *mma = G.mma("m16n8k16", bf16 ? "bf16" : "f16");
+  bool f16Acc = cT.getElementType().isF16();
+  llvm::InlineAsm *mma = f16Acc ? G.mmaF16() : G.mma("m16n8k16", bf16 ? "bf16" : "f16");
+  auto *halfPair = llvm::FixedVectorType::get(b.getHalfTy(), 2);
+  auto pack = [&](llvm::Value *lo, llvm::Value *hi) {
+    llvm::Value *v = llvm::PoisonValue::get(halfPair);
+    v = b.CreateInsertElement(v, lo, uint64_t(0));
+    v = b.CreateInsertElement(v, hi, uint64_t(1));
+    return b.CreateBitCast(v, i32);
+  };
   int64_t mTiles = G.mTiles, nTiles = G.nTiles, kTiles = K / 16;
   auto mBase = [&](int64_t mt) { return G.mBase(mt); };
   auto nBase = [&](int64_t nt) { return G.nBase(nt); };
@@ -299,6 +320,17 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     for (int64_t mt = 0; mt < mTiles; ++mt)
       for (int64_t nt = 0; nt < nTiles; ++nt) {
         unsigned cBase = unsigned(4 * (nt + nTiles * mt));
+        if (f16Acc) { // c0c1 and c2c3 as f16 pairs
+          llvm::Value *res = b.CreateCall(
+              mma, {af[mt][0], af[mt][1], af[mt][2], af[mt][3], bf[nt][0], bf[nt][1],
+                    pack(acc[cBase], acc[cBase + 1]), pack(acc[cBase + 2], acc[cBase + 3])});
+          for (unsigned j = 0; j < 2; ++j) {
+            llvm::Value *p = b.CreateBitCast(b.CreateExtractValue(res, j), halfPair);
+            acc[cBase + 2 * j] = b.CreateExtractElement(p, uint64_t(0));
+            acc[cBase + 2 * j + 1] = b.CreateExtractElement(p, uint64_t(1));
+          }
+          continue;
+        }
         llvm::Value *res = b.CreateCall(
             mma, {af[mt][0], af[mt][1], af[mt][2], af[mt][3], bf[nt][0], bf[nt][1],
                   acc[cBase], acc[cBase + 1], acc[cBase + 2], acc[cBase + 3]});
@@ -398,12 +430,94 @@ LogicalResult dotMmaTf32(Lowering &L, tile::DotOp op) {
   return success();
 }
 
+/// int8 operands, int32 accumulator: mma.sync.m16n8k32 (satfinite). A is
+/// staged row-major, B transposed ([N, K]), both with rows padded by 16
+/// bytes, so that ldmatrix (an 8x8 b16 matrix is an 8x16 byte one: lane l
+/// gets row l/4, bytes 4(l%4)..+3) yields both fragments: A's
+/// (row g, k 4t..4t+3) and B's (k 4t..4t+3, column g).
+LogicalResult dotMmaInt8(Lowering &L, tile::DotOp op) {
+  auto &b = L.b;
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  auto [wm, wn] = mmaWarps(M, N, L.numWarps);
+  LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
+  auto *i8 = b.getInt8Ty();
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  const unsigned pad = 16;
+  unsigned stride = unsigned(K + pad); // bytes per row of A and of B^T
+  unsigned bOffset = unsigned(M * stride);
+  std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
+  L.barrier();
+  L.storeToShared(L.get(op.getA()), i8, pad, 0);
+  Lowered &bv = L.get(op.getB());
+  L.reserveShared(unsigned(bOffset + N * stride));
+  for (unsigned r = 0; r < bv.layout->numRegs(); ++r) {
+    if (bv.layout->isReplicaReg(r))
+      continue;
+    llvm::Value *k = L.coord(*bv.layout, r, 0), *n = L.coord(*bv.layout, r, 1);
+    llvm::Value *idx = b.CreateAdd(b.CreateMul(n, L.i32(stride)), k);
+    b.CreateStore(bv.regs[r], L.sharedPtr(i8, idx, bOffset));
+  }
+  L.barrier();
+
+  MmaGeometry G(L, M, N, wm, wn);
+  llvm::InlineAsm *ld = G.ldmatrix(false);
+  llvm::InlineAsm *mma = llvm::InlineAsm::get(
+      llvm::FunctionType::get(llvm::StructType::get(L.ctx, {i32, i32, i32, i32}),
+                              {i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, false),
+      "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {$0, $1, $2, $3}, "
+      "{$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+      "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3", false);
+  auto address = [&](llvm::Value *row, llvm::Value *col, unsigned base) {
+    llvm::Value *byte = b.CreateAdd(b.CreateMul(row, L.i32(stride)), col);
+    return b.CreatePtrToInt(
+        L.sharedBytePtr(b.CreateAdd(byte, L.i32(L.scratchStart() + base))), i64);
+  };
+  int64_t mTiles = G.mTiles, nTiles = G.nTiles;
+  for (int64_t kt = 0; kt < K / 32; ++kt) {
+    // A: matrices (rows +0/+8) x (k +0/+16) -> a0, a1, a2, a3.
+    std::vector<std::array<llvm::Value *, 4>> af(mTiles);
+    for (int64_t mt = 0; mt < mTiles; ++mt) {
+      llvm::Value *row = b.CreateAdd(G.mBase(mt), b.CreateAdd(G.r8, b.CreateShl(G.mat1, 3)));
+      llvm::Value *col = b.CreateAdd(L.i32(kt * 32), b.CreateShl(G.mat2, 4));
+      llvm::Value *r = b.CreateCall(ld, {address(row, col, 0)});
+      for (unsigned j = 0; j < 4; ++j)
+        af[mt][j] = b.CreateExtractValue(r, j);
+    }
+    // B^T: matrices (k +0/+16) x (n-tile t, t+1).
+    std::vector<std::array<llvm::Value *, 2>> bf(nTiles);
+    for (int64_t nt = 0; nt < nTiles; nt += 2) {
+      int64_t other = nt + 1 < nTiles ? nt + 1 : nt;
+      llvm::Value *n = b.CreateSelect(b.CreateICmpEQ(G.mat2, L.i32(0)), G.nBase(nt),
+                                      G.nBase(other));
+      llvm::Value *col = b.CreateAdd(L.i32(kt * 32), b.CreateShl(G.mat1, 4));
+      llvm::Value *r = b.CreateCall(ld, {address(b.CreateAdd(n, G.r8), col, bOffset)});
+      bf[nt] = {b.CreateExtractValue(r, 0), b.CreateExtractValue(r, 1)};
+      if (other != nt)
+        bf[other] = {b.CreateExtractValue(r, 2), b.CreateExtractValue(r, 3)};
+    }
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t nt = 0; nt < nTiles; ++nt) {
+        unsigned cBase = unsigned(4 * (nt + nTiles * mt));
+        llvm::Value *res = b.CreateCall(
+            mma, {af[mt][0], af[mt][1], af[mt][2], af[mt][3], bf[nt][0], bf[nt][1],
+                  acc[cBase], acc[cBase + 1], acc[cBase + 2], acc[cBase + 3]});
+        for (unsigned j = 0; j < 4; ++j)
+          acc[cBase + j] = b.CreateExtractValue(res, j);
+      }
+  }
+  L.set(op, Lowered{lc, acc});
+  return success();
+}
+
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
-  if (mmaEligible(L, op))
-    return cast<RankedTensorType>(op.getA().getType()).getElementType().isF32()
-               ? dotMmaTf32(L, op)
-               : dotMma(L, op);
+  if (mmaEligible(L, op)) {
+    Type et = cast<RankedTensorType>(op.getA().getType()).getElementType();
+    return et.isF32() ? dotMmaTf32(L, op) : et.isInteger(8) ? dotMmaInt8(L, op) : dotMma(L, op);
+  }
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto bT = cast<RankedTensorType>(op.getB().getType());
@@ -532,12 +646,16 @@ bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
   bool tf32 = ae.isF32() && be.isF32() &&
               (op.getInputPrecision() == tile::InputPrecision::TF32 ||
                op.getInputPrecision() == tile::InputPrecision::TF32x3);
-  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16()) || tf32) ||
-      !cT.getElementType().isF32())
-    return false;
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  return M % 16 == 0 && N % 8 == 0 && K % (tf32 ? 8 : 16) == 0 &&
-         M * N / (32 * numWarps) >= 4;
+  if (ae.isInteger(8) && be.isInteger(8) && cT.getElementType().isInteger(32))
+    return M % 16 == 0 && N % 8 == 0 && K % 32 == 0;
+  bool f16Acc = ae.isF16() && be.isF16() && cT.getElementType().isF16();
+  if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16()) || tf32) ||
+      !(cT.getElementType().isF32() || f16Acc))
+    return false;
+  // More warps than m16n8 tiles: the extra warps hold replicas.
+  (void)numWarps;
+  return M % 16 == 0 && N % 8 == 0 && K % (tf32 ? 8 : 16) == 0;
 }
 
 bool tritium::codegen::tensorCoresReadInPlace(Value v, unsigned computeCapability,

@@ -67,9 +67,13 @@ struct Words {
   }
 };
 
-Words wordsFor(unsigned totalBits) {
+/// The PTX words of `totalBits` of `elemBits`-bit elements: 64-bit
+/// elements stay b64 (v2.b64), the rest are carried in b32 words.
+Words wordsFor(unsigned totalBits, unsigned elemBits) {
+  if (elemBits == 64 || totalBits == 64)
+    return Words{64, std::max(1u, totalBits / 64)};
   if (totalBits >= 32)
-    return totalBits == 64 ? Words{64, 1} : Words{32, totalBits / 32};
+    return Words{32, totalBits / 32};
   return Words{totalBits, 1};
 }
 
@@ -237,7 +241,7 @@ LogicalResult load(Lowering &L, Operation *o) {
   unsigned vec =
       layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, acc.dim) : 1;
   unsigned elemBits = et->getPrimitiveSizeInBits();
-  Words w = wordsFor(vec * elemBits);
+  Words w = wordsFor(vec * elemBits, elemBits);
   std::string cache =
       cacheSuffix(op.getCache(), true) + evictSuffix(op.getEvict(), op.getCache());
   bool plain = mask.empty() && cache.empty() && !op.getIsVolatile();
@@ -314,7 +318,7 @@ LogicalResult store(Lowering &L, Operation *o) {
   unsigned n = ptrs.size();
   unsigned vec =
       layout ? vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, acc.dim) : 1;
-  Words w = wordsFor(vec * et->getPrimitiveSizeInBits());
+  Words w = wordsFor(vec * et->getPrimitiveSizeInBits(), et->getPrimitiveSizeInBits());
   std::string cache =
       cacheSuffix(op.getCache(), false) + evictSuffix(op.getEvict(), op.getCache());
   llvm::Value *owner = layout ? L.isOwner(*layout)

@@ -20,8 +20,10 @@
 // their pointer is computed from the induction variable: they are copied
 // asynchronously (cp.async) into a ring of `num_stages` shared-memory
 // slots, stages-1 iterations ahead, and the products read their operands
-// straight from the slot (see pipelineAsync). Such loads outside loops are
-// copied into shared memory once (stageOutsideLoops). The slots of a kernel
+// straight from the slot (see pipelineAsync). Such loads outside loops,
+// read by products inside loops, are copied into shared memory once
+// (stageOutsideLoops); a product outside loops loads its operands into
+// registers (vectorized global loads) and stages them itself. The slots of a kernel
 // stay within the target's shared memory less 32 KB for the staging area:
 // a loop gets fewer stages, or none, when they would not fit.
 //
@@ -260,17 +262,31 @@ struct SharedBudget {
   }
 };
 
-/// A load outside loops that only tensor cores read (say the queries of an
-/// attention kernel, read by every iteration) is copied into shared memory
-/// once, never held in registers:
+/// A load outside loops that only tensor cores read, inside loops (say the
+/// queries of an attention kernel, read by every iteration), is copied into
+/// shared memory once, never held in registers:
 ///   async_copy(p, m) -> slot 0; ...; commit; wait(0); x = shared_load slot 0
 /// with the wait just before its first user.
+/// Whether a product reading `load` (directly or through a transpose)
+/// lies inside a loop, so that the tile is read again on every iteration.
+bool readInLoops(tile::LoadOp load) {
+  for (Operation *u : load->getUsers()) {
+    if (u->getParentOfType<LoopLikeOpInterface>())
+      return true;
+    if (isa<tile::TransOp>(u))
+      for (Operation *tu : u->getUsers())
+        if (tu->getParentOfType<LoopLikeOpInterface>())
+          return true;
+  }
+  return false;
+}
+
 void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
                        int64_t &nextBuffer, SharedBudget &budget) {
   std::vector<tile::LoadOp> loads;
   module.walk([&](tile::LoadOp load) {
     if (!load->getParentOfType<LoopLikeOpInterface>() && feedsTensorCores(load, cc, numWarps) &&
-        budget.take(slotBytes(load)))
+        readInLoops(load) && budget.take(slotBytes(load)))
       loads.push_back(load);
   });
   for (tile::LoadOp load : loads) {

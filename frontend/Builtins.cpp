@@ -345,7 +345,7 @@ static TValue store(Emitter &em, CallArgs &c) {
     em.error(a.loc("pointer"), "tl.store needs a pointer or a block of pointers, got " +
                                    ptr.typeStr());
   if (ptr.dtype.isConst)
-    em.error(a.loc("pointer"), "cannot store through a constant pointer (" +
+    em.error(a.loc("pointer"), "Cannot store to a constant pointer (" +
                                    ptr.dtype.sigName() + ")");
   TValue value = em.toTensor(a.get("value"), a.loc("value"));
   std::vector<int64_t> shape = ptr.shape;

@@ -135,6 +135,10 @@ TValue Emitter::eval(const Expr &e) {
           out.push_back(pick(a.elems[k], b.elems[k]));
         return TValue::tuple(out);
       }
+      if (a.isTensor() && b.isTensor() && a.dtype.isPtr() && b.dtype.isPtr() &&
+          (a.dtype != b.dtype || a.dtype.isConst != b.dtype.isConst))
+        error(e.loc(), "Ternary expression with dynamic condition has inconsistent types " +
+                           a.typeStr() + " and " + b.typeStr());
       return where(c, a, b, e.loc());
     };
     return pick(x, y);

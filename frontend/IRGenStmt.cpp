@@ -418,8 +418,6 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
       // equal kind (bool < int < float) takes the other side's type, as in
       // Triton's promotion; anything else must already match.
       SourceLoc where = c.origin.valid() ? c.origin : s.loc();
-      std::string what = name == kRet ? std::string("the return value")
-                                      : "variable '" + name + "'";
       auto kindOf = [](DType d) { return d.isBool() ? 0 : d.isInt() ? 1 : 2; };
       // Two numbers keep their natural types (2.0 vs 4 is an error, as in
       // Triton); a number next to a tensor may adopt the tensor's type.
@@ -438,18 +436,17 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
             kindOf(x.dtype) <= kindOf(other.dtype))
           x = broadcastTo(cast(x, other.dtype, xl), other.shape, xl);
       }
-      if (a.dtype != c.dtype || a.shape != c.shape)
-        error(where, what + " is " + a.typeStr() + " in the then-branch but " +
-                         c.typeStr() + " in the else-branch; give both "
-                         "branches one type (e.g. with .to(...))");
+      if (a.dtype != c.dtype || a.shape != c.shape || a.dtype.isConst != c.dtype.isConst)
+        error(where, (name == kRet ? "Return type mismatch: " + a.typeStr() + " and " +
+                                         c.typeStr() + " in the two branches"
+                                   : "Mismatched type for " + name + " between then block (" +
+                                         a.typeStr() + ") and else block (" + c.typeStr() +
+                                         ")") +
+                         "; give both branches one type (e.g. with .to(...))");
       yields[0].push_back(a.v);
       yields[1].push_back(c.v);
       types.push_back(a.v.getType());
       merged.push_back(a);
-      // A pointer that is tl.const in either branch may be: stores through
-      // it are refused.
-      if (a.dtype.isPtr() && c.dtype.isPtr())
-        merged.back().dtype.isConst = a.dtype.isConst || c.dtype.isConst;
     }
     slots.push_back({name, v0});
   }

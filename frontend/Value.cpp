@@ -49,7 +49,7 @@ unsigned DType::bits() const { return isPtr() ? 64 : kInfo[kind].bits; }
 
 std::string DType::name() const {
   if (isPtr())
-    return "pointer<" + pointee().name() + ">";
+    return (isConst ? "const_pointer<" : "pointer<") + pointee().name() + ">";
   return kInfo[kind].tl;
 }
 

@@ -20,6 +20,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <dlfcn.h>
+#include <sys/stat.h>
 #include <mutex>
 
 using namespace tritium;
@@ -43,6 +45,27 @@ struct CudaCompiled {
 
 namespace {
 const char *kCompilerVersion = "tritium-codegen-1";
+
+/// The compiler's identity in cache keys: the version plus the size and
+/// modification time of the binary this code lives in (the shared library,
+/// or the executable it is linked into), so that a rebuilt or upgraded
+/// tritium never reads code an older one produced.
+const std::string &compilerFingerprint() {
+  static const std::string id = [] {
+    std::string out = kCompilerVersion;
+    Dl_info info;
+    const char *path = nullptr;
+    if (dladdr(reinterpret_cast<void *>(&compilerFingerprint), &info) && info.dli_fname &&
+        *info.dli_fname)
+      path = info.dli_fname;
+    struct stat st;
+    if (stat(path ? path : "/proc/self/exe", &st) == 0)
+      out += ";" + std::to_string(st.st_size) + ";" + std::to_string(st.st_mtim.tv_sec) + "." +
+             std::to_string(st.st_mtim.tv_nsec);
+    return out;
+  }();
+  return id;
+}
 
 std::string kindsOf(mlir::func::FuncOp f) {
   std::string k;
@@ -117,7 +140,7 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
   std::string options = "num_warps=" + std::to_string(numWarps) +
                         ";num_stages=" + std::to_string(numStages) +
                         ";maxnreg=" + std::to_string(maxRegisters);
-  std::string key = KernelCache::makeKey(ir, kernel, options, arch, kCompilerVersion);
+  std::string key = KernelCache::makeKey(ir, kernel, options, arch, compilerFingerprint());
   KernelCache cache;
   auto out = std::make_shared<CudaCompiled>();
   out->name = kernel;

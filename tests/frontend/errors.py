@@ -197,7 +197,7 @@ def mixed_return(a, n):
     if n > 0:
         return a
     else:
-        # CHECK-RET-TYPES: errors.py:[[@LINE+3]]:9: error: the return value is int32 in the then-branch but float32 in the else-branch; give both branches one type (e.g. with .to(...))
+        # CHECK-RET-TYPES: errors.py:[[@LINE+3]]:9: error: Return type mismatch: int32 and float32 in the two branches; give both branches one type (e.g. with .to(...))
         # CHECK-RET-TYPES-NEXT: return 1.0
         # CHECK-RET-TYPES-NEXT: {{^ *\^$}}
         return 1.0
@@ -513,7 +513,7 @@ def bad_if_types(X, n, N: tl.constexpr):
     if n > 0:
         v = tl.zeros((N,), dtype=tl.float32)
     else:
-        # CHECK-IF-TYPES: errors.py:[[@LINE+3]]:9: error: variable 'v' is float32[128] in the then-branch but int32[128] in the else-branch; give both branches one type (e.g. with .to(...))
+        # CHECK-IF-TYPES: errors.py:[[@LINE+3]]:9: error: Mismatched type for v between then block (float32[128]) and else block (int32[128]); give both branches one type (e.g. with .to(...))
         # CHECK-IF-TYPES-NEXT: v = tl.zeros((N,), dtype=tl.int32)
         # CHECK-IF-TYPES-NEXT: {{^ *\^$}}
         v = tl.zeros((N,), dtype=tl.int32)
@@ -526,7 +526,7 @@ def bad_if_constant_types(X, n):
     if n > 0:
         b = 2.0
     else:
-        # CHECK-IF-CONST-TYPES: errors.py:[[@LINE+3]]:9: error: variable 'b' is float32 in the then-branch but int32 in the else-branch; give both branches one type (e.g. with .to(...))
+        # CHECK-IF-CONST-TYPES: errors.py:[[@LINE+3]]:9: error: Mismatched type for b between then block (float32) and else block (int32); give both branches one type (e.g. with .to(...))
         # CHECK-IF-CONST-TYPES-NEXT: b = 4
         # CHECK-IF-CONST-TYPES-NEXT: {{^ *\^$}}
         b = 4
@@ -1145,7 +1145,7 @@ def bad_load_float_mask(X, N: tl.constexpr):
 # RUN: not tritium compile %s --kernel bad_store_const_pointer --signature "*kfp32,64" 2>&1 | FileCheck %s --check-prefix=CHECK-STORE-CONST
 @triton.jit
 def bad_store_const_pointer(X, N: tl.constexpr):
-    # CHECK-STORE-CONST: errors.py:[[@LINE+3]]:14: error: cannot store through a constant pointer
+    # CHECK-STORE-CONST: errors.py:[[@LINE+3]]:14: error: Cannot store to a constant pointer
     # CHECK-STORE-CONST-NEXT: tl.store(X, 1.0)
     # CHECK-STORE-CONST-NEXT: {{^ *\^$}}
     tl.store(X, 1.0)
