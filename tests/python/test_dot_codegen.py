@@ -1,0 +1,125 @@
+"""Which instructions a product compiles to (cross-compiled for cuda:90, no
+GPU needed): tensor cores for fp16 products accumulating in fp16, for int8
+products, for tf32 with more warps than m16n8 tiles; operands of a product
+outside loops loaded with vectorized global loads; 64-bit elements stored
+as v2.b64. With a CUDA GPU the same products run and match a reference."""
+
+import re
+
+import numpy as np
+import pytest
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+
+@triton.jit
+def dot_kernel(X, Y, Z, stride_zm, stride_zn, M: tl.constexpr, N: tl.constexpr,
+               K: tl.constexpr, PRECISION: tl.constexpr, OUT: tl.constexpr):
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    x = tl.load(X + m[:, None] * K + k[None, :])
+    y = tl.load(Y + k[:, None] * N + n[None, :])
+    z = tl.dot(x, y, input_precision=PRECISION, out_dtype=OUT)
+    tl.store(Z + m[:, None] * stride_zm + n[None, :] * stride_zn, z)
+
+
+SIG = {"fp16": "*fp16", "fp32": "*fp32", "fp64": "*fp64", "i8": "*i8", "i32": "*i32"}
+TL = {"fp16": tl.float16, "fp32": tl.float32, "fp64": tl.float64, "i32": tl.int32}
+
+
+def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False):
+    signature = {"X": SIG[a], "Y": SIG[a], "Z": SIG[out], "stride_zm": "i32",
+                 "stride_zn": "i32", "M": "constexpr", "N": "constexpr",
+                 "K": "constexpr", "PRECISION": "constexpr", "OUT": "constexpr"}
+    constexprs = {"M": M, "N": N, "K": K, "PRECISION": precision, "OUT": TL[out]}
+    # The unit stride is specialized, as a launch does.
+    unit = "stride_zm" if column_major_out else "stride_zn"
+    signature[unit] = "constexpr"
+    constexprs[unit] = 1
+    other = "stride_zn" if column_major_out else "stride_zm"
+    attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]],
+             (2,): [["tt.divisibility", 16]],
+             (list(signature).index(other),): [["tt.divisibility", 16]]}
+    k = triton.compile(ASTSource(dot_kernel, signature, constexprs=constexprs, attrs=attrs),
+                       target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
+    return k.asm["ptx"]
+
+
+def mma_of(ptx):
+    return sorted(set(re.findall(r"mma\.sync\.aligned\.[\w.]+", ptx)))
+
+
+def test_fp16_accumulator_on_tensor_cores():
+    ptx = ptx_of(128, 128, 64, 4, "fp16", "fp16")
+    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"]
+
+
+def test_int8_on_tensor_cores():
+    ptx = ptx_of(64, 64, 64, 4, "i8", "i32")
+    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"]
+
+
+def test_more_warps_than_tiles_stay_on_tensor_cores():
+    # 32x32 has 8 m16n8 tiles: half of the 16 warps hold replicas.
+    ptx = ptx_of(32, 32, 128, 16, "fp32", "fp32", precision="tf32")
+    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"]
+
+
+def test_product_outside_loops_loads_vectorized():
+    ptx = ptx_of(128, 128, 64, 4, "fp16", "fp32")
+    assert "ld.global.v4" in ptx and "cp.async" not in ptx
+    assert "st.global.v4" in ptx
+
+
+def test_fp64_moves_as_b64_pairs():
+    ptx = ptx_of(64, 64, 64, 4, "fp64", "fp64", column_major_out=True)
+    assert "ld.global.v2.b64" in ptx and "st.global.v2.b64" in ptx
+    assert not mma_of(ptx)
+
+
+torch = None
+try:
+    import torch
+except ImportError:
+    pass
+
+needs_gpu = pytest.mark.skipif(torch is None or not torch.cuda.is_available(),
+                               reason="needs a CUDA GPU and torch")
+
+
+@needs_gpu
+@pytest.mark.parametrize("M, N, K, warps, a, out, precision", [
+    (128, 128, 64, 4, "fp16", "fp16", "ieee"),
+    (64, 128, 128, 2, "fp16", "fp16", "ieee"),
+    (64, 64, 64, 4, "i8", "i32", "ieee"),
+    (128, 256, 32, 8, "i8", "i32", "ieee"),
+    (32, 32, 128, 16, "fp32", "fp32", "tf32"),
+    (16, 16, 32, 8, "fp16", "fp32", "ieee"),
+])
+def test_products_on_the_gpu(M, N, K, warps, a, out, precision):
+    rs = np.random.RandomState(17)
+    if a == "i8":
+        x = rs.randint(-128, 128, (M, K)).astype(np.int8)
+        y = rs.randint(-128, 128, (K, N)).astype(np.int8)
+        ref = x.astype(np.int64) @ y.astype(np.int64)
+    else:
+        dt = {"fp16": np.float16, "fp32": np.float32}[a]
+        x = (rs.randn(M, K) * 0.1).astype(dt)
+        y = (rs.randn(K, N) * 0.1).astype(dt)
+        if precision == "tf32":  # exact in tf32
+            x = (x.view(np.uint32) & np.uint32(0xffffe000)).view(np.float32)
+            y = (y.view(np.uint32) & np.uint32(0xffffe000)).view(np.float32)
+        ref = x.astype(np.float64) @ y.astype(np.float64)
+    odt = {"fp16": torch.float16, "fp32": torch.float32, "i32": torch.int32}[out]
+    z = torch.zeros((M, N), dtype=odt, device="cuda")
+    dot_kernel[(1,)](torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda(), z, N, 1,
+                     M=M, N=N, K=K, PRECISION=precision, OUT=TL[out], num_warps=warps)
+    got = z.cpu().numpy()
+    if a == "i8":
+        np.testing.assert_array_equal(got, ref)
+    else:
+        np.testing.assert_allclose(got, ref, rtol=1e-2, atol=1e-2)
