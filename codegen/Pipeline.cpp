@@ -72,11 +72,42 @@ unsigned tritium::codegen::parseCudaTarget(const std::string &t) {
   return cc >= 70 ? cc : 0;
 }
 
+namespace {
+/// One compile whose pipeliner keeps `holdBack` bytes of shared memory
+/// free. When `overshoot` is given and the lowered kernel needs more shared
+/// memory than the target has, stops there with the excess in it.
+bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
+                    const tritium::codegen::CudaCompileOptions &options,
+                    tritium::codegen::CudaKernelArtifacts &out, std::string &error,
+                    tritium::codegen::CudaStage last, int64_t holdBack, int64_t *overshoot);
+} // namespace
+
 bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
                                       const std::string &kernel,
                                       const CudaCompileOptions &options,
                                       CudaKernelArtifacts &out,
                                       std::string &error, CudaStage last) {
+  // The pipeliner sizes its shared-memory slots before the lowering knows
+  // what the conversions and products stage; a kernel that ends up over
+  // the target's shared memory is compiled again with the excess held back
+  // from the slots (fewer stages), as often as that helps.
+  int64_t holdBack = 0;
+  for (int tries = 0;; ++tries) {
+    int64_t overshoot = 0;
+    bool ok = compileAttempt(module, kernel, options, out, error, last, holdBack,
+                             tries < 4 ? &overshoot : nullptr);
+    if (ok || overshoot <= 0)
+      return ok;
+    holdBack += (overshoot + 4095) / 4096 * 4096;
+  }
+}
+
+namespace {
+bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
+                    const tritium::codegen::CudaCompileOptions &options,
+                    tritium::codegen::CudaKernelArtifacts &out, std::string &error,
+                    tritium::codegen::CudaStage last, int64_t holdBack, int64_t *overshoot) {
+  using namespace tritium::codegen;
   auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
   if (!func) {
     error = "no kernel named '" + kernel + "' in the module";
@@ -124,7 +155,7 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
       loop->setAttr("tile.no_pipeline", mlir::UnitAttr::get(loop.getContext()));
   });
   module.walk([](mlir::LoopLikeOpInterface loop) { mlir::moveLoopInvariantCode(loop); });
-  pipelineLoads(module, options.numStages, options.computeCapability, numWarps);
+  pipelineLoads(module, options.numStages, options.computeCapability, numWarps, holdBack);
 
   // 1. Layouts and lowering.
   llvm::LLVMContext ctx;
@@ -162,6 +193,11 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
     return false;
   }
   out.sharedBytes = lowering.sharedBytes;
+  int64_t limit = sharedMemoryLimit(options.computeCapability);
+  if (overshoot && int64_t(out.sharedBytes) > limit && lowering.scratchBase > 0) {
+    *overshoot = int64_t(out.sharedBytes) - limit;
+    return false;
+  }
   {
     // The layouts ride on the ops as `layout` attributes while printing.
     annotateLayouts(module, lowering);
@@ -191,3 +227,4 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   dump(kernel, "ptx", out.ptx);
   return true;
 }
+} // namespace

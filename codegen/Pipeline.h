@@ -47,9 +47,14 @@ bool compileForCuda(mlir::ModuleOp module, const std::string &kernel,
 /// Software pipelining of each loop's global loads (Pipeliner.cpp): loads
 /// feeding tensor cores are copied asynchronously into `stages` slots of
 /// shared memory (a loop's `tile.num_stages` takes precedence), the others
-/// are issued one iteration early.
+/// are issued one iteration early. The slots stay within the target's
+/// shared memory less a staging area and `holdBack` bytes.
 void pipelineLoads(mlir::ModuleOp module, unsigned stages, unsigned computeCapability,
-                   unsigned numWarps);
+                   unsigned numWarps, int64_t holdBack = 0);
+
+/// Shared memory one program may use on a compute capability (with the
+/// opt-in above 48 KB).
+unsigned sharedMemoryLimit(unsigned computeCapability);
 
 /// Parses "cuda:90" / "cuda:80" / "sm_90"; returns 0 if not a CUDA target.
 unsigned parseCudaTarget(const std::string &target);

@@ -481,8 +481,13 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
 
 } // namespace
 
+unsigned tritium::codegen::sharedMemoryLimit(unsigned computeCapability) {
+  return sharedLimit(computeCapability);
+}
+
 void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
-                                     unsigned computeCapability, unsigned numWarps) {
+                                     unsigned computeCapability, unsigned numWarps,
+                                     int64_t holdBack) {
   std::vector<scf::ForOp> loops;
   module.walk([&](scf::ForOp f) {
     if (!f->hasAttr("tile.no_pipeline"))
@@ -492,7 +497,7 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
   int64_t nextBuffer = 0;
   // First, so that a wait for these copies comes before the loops' first
   // copies (which go right before each loop).
-  SharedBudget budget{int64_t(sharedLimit(computeCapability)) - 32 * 1024};
+  SharedBudget budget{int64_t(sharedLimit(computeCapability)) - 32 * 1024 - holdBack};
   if (computeCapability >= 80)
     stageOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
   for (scf::ForOp f : loops)

@@ -123,3 +123,50 @@ def test_products_on_the_gpu(M, N, K, warps, a, out, precision):
         np.testing.assert_array_equal(got, ref)
     else:
         np.testing.assert_allclose(got, ref, rtol=1e-2, atol=1e-2)
+
+
+@triton.jit
+def attention_grads(q_ptr, k_ptr, v_ptr, do_ptr, dq_ptr, dk_ptr, dv_ptr, n_ctx,
+                    BLOCK_N: tl.constexpr, BLOCK_M: tl.constexpr, D: tl.constexpr):
+    n = tl.arange(0, BLOCK_N)
+    m = tl.arange(0, BLOCK_M)
+    d = tl.arange(0, D)
+    k = tl.load(k_ptr + n[:, None] * D + d[None, :])
+    v = tl.load(v_ptr + n[:, None] * D + d[None, :])
+    dk = tl.zeros((BLOCK_N, D), tl.float32)
+    dv = tl.zeros((BLOCK_N, D), tl.float32)
+    for start in range(0, n_ctx, BLOCK_M):
+        qT = tl.load(q_ptr + (start + m)[None, :] * D + d[:, None])
+        do = tl.load(do_ptr + (start + m)[:, None] * D + d[None, :])
+        pT = tl.math.exp2(tl.dot(k, qT))
+        dv += tl.dot(pT.to(tl.float16), do)
+        dpT = tl.dot(v, tl.trans(do))
+        dk += tl.dot((pT * dpT).to(tl.float16), tl.trans(qT))
+    tl.store(dk_ptr + n[:, None] * D + d[None, :], dk)
+    tl.store(dv_ptr + n[:, None] * D + d[None, :], dv)
+    q = tl.load(q_ptr + n[:, None] * D + d[None, :])
+    do = tl.load(do_ptr + n[:, None] * D + d[None, :])
+    dq = tl.zeros((BLOCK_N, D), tl.float32)
+    for start in range(0, n_ctx, BLOCK_M):
+        kT = tl.load(k_ptr + (start + m)[None, :] * D + d[:, None])
+        vT = tl.load(v_ptr + (start + m)[None, :] * D + d[:, None])
+        p = tl.math.exp2(tl.dot(q, kT))
+        dp = tl.dot(do, vT)
+        dq += tl.dot((p * dp).to(tl.float16), tl.trans(kT))
+    tl.store(dq_ptr + n[:, None] * D + d[None, :], dq)
+
+
+def test_pipelining_gives_way_when_shared_memory_runs_out():
+    # Five stages of slots for both loops plus the products' staging would
+    # need about 256 KB; the compile takes fewer stages and fits in 227 KB.
+    signature = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "do_ptr": "*fp16",
+                 "dq_ptr": "*fp32", "dk_ptr": "*fp32", "dv_ptr": "*fp32", "n_ctx": "i32",
+                 "BLOCK_N": "constexpr", "BLOCK_M": "constexpr", "D": "constexpr"}
+    attrs = {(i,): [["tt.divisibility", 16]] for i in range(8)}
+    k = triton.compile(ASTSource(attention_grads, signature,
+                                 constexprs={"BLOCK_N": 128, "BLOCK_M": 32, "D": 128},
+                                 attrs=attrs),
+                       target=GPUTarget("cuda", 90, 32),
+                       options={"num_warps": 4, "num_stages": 5})
+    assert 0 < k.metadata.shared <= 232448
+    assert "cp.async" in k.asm["ptx"]
