@@ -100,13 +100,24 @@ static TValue expandDims(Emitter &em, CallArgs &c) {
   auto axes = em.requireShape(a.get("axis"), a.loc("axis"), "axis");
   int64_t newRank = int64_t(x.shape.size() + axes.size());
   for (auto &ax : axes) {
+    int64_t given = ax;
     if (ax < 0)
       ax += newRank;
     if (ax < 0 || ax >= newRank)
-      em.error(a.loc("axis"), "axis out of range for a result of rank " +
+      em.error(a.loc("axis"), "invalid axis " + std::to_string(given) +
+                                  ": out of range for a result of rank " +
                                   std::to_string(newRank));
   }
-  std::sort(axes.begin(), axes.end());
+  std::vector<int64_t> sorted = axes;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    std::string list;
+    for (int64_t ax : axes)
+      list += (list.empty() ? "" : ", ") + std::to_string(ax);
+    em.error(a.loc("axis"), "expand_dims received duplicate axes, normalized axes = [" +
+                                list + "]");
+  }
+  axes = sorted;
   TValue v = x;
   for (int64_t ax : axes) {
     std::vector<int64_t> shape = v.shape;

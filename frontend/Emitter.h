@@ -17,6 +17,7 @@
 #include "frontend/Value.h"
 
 #include "ir/TileDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 #include <functional>
@@ -211,7 +212,29 @@ public:
   void emitBlock(const Block &block, size_t begin = 0);
   void emitStmt(const Stmt &s, const Block &block, size_t index, bool &consumedRest);
   void assign(const Expr &target, const TValue &value);
-  void emitIf(const IfStmt &s, const Block *restBlock, size_t restBegin);
+  /// Emits `s`; true when it also emitted the rest of its block (from
+  /// `restBegin`), which happens when a branch may return.
+  bool emitIf(const IfStmt &s, const Block *restBlock, size_t restBegin);
+  /// Code that follows an if whose branch may return, still to be emitted
+  /// by whichever branch falls through (innermost last).
+  struct Continuation {
+    const Block *block;
+    size_t begin;
+    bool consumed;
+  };
+  std::vector<Continuation> continuations;
+  void emitRestChain(const Block &rest, size_t restBegin);
+  void emitLoopBody(const Block &body);
+  /// `body if cond else orelse` with a runtime scalar condition: an scf.if
+  /// that evaluates one side.
+  TValue emitIfExp(const TValue &cond, const Expr &body, const Expr &orelse, SourceLoc l);
+  /// Joins what the two branches of `ifOp` leave bound (names that differ
+  /// from `before`) into its results; `ternary` words type errors for a
+  /// conditional expression.
+  void mergeBranches(mlir::scf::IfOp ifOp, const Scope &before, Scope branchScopes[2],
+                     SourceLoc where, bool ternary);
+  /// A one-element block condition as its scalar element (else `cond`).
+  TValue scalarCondition(const TValue &cond, SourceLoc l);
   void emitFor(const ForStmt &s);
   void emitWhile(const WhileStmt &s);
   TValue evalCall(const CallExpr &c);

@@ -115,33 +115,14 @@ TValue Emitter::eval(const Expr &e) {
   }
   case ExprKind::IfExp: {
     auto &i = static_cast<const IfExpExpr &>(e);
-    TValue c = eval(*i.test);
+    TValue c = scalarCondition(eval(*i.test), i.test->loc());
     if (!c.isTensor())
       return truthy(c, i.test->loc()) ? eval(*i.body) : eval(*i.orelse);
     if (!c.shape.empty())
       error(i.test->loc(), "a conditional expression needs a scalar condition, got " +
                                c.typeStr() + "; use tl.where for blocks");
-    TValue x = eval(*i.body), y = eval(*i.orelse);
-    // Both branches are evaluated; tuples select element by element.
-    std::function<TValue(const TValue &, const TValue &)> pick =
-        [&](const TValue &a, const TValue &b) -> TValue {
-      if (a.kind == TValue::Tuple || b.kind == TValue::Tuple) {
-        if (a.kind != b.kind || a.elems.size() != b.elems.size())
-          error(e.loc(), "the branches of a conditional expression must have "
-                         "the same structure, got " + a.typeStr() + " and " +
-                         b.typeStr());
-        std::vector<TValue> out;
-        for (size_t k = 0; k < a.elems.size(); ++k)
-          out.push_back(pick(a.elems[k], b.elems[k]));
-        return TValue::tuple(out);
-      }
-      if (a.isTensor() && b.isTensor() && a.dtype.isPtr() && b.dtype.isPtr() &&
-          (a.dtype != b.dtype || a.dtype.isConst != b.dtype.isConst))
-        error(e.loc(), "Ternary expression with dynamic condition has inconsistent types " +
-                           a.typeStr() + " and " + b.typeStr());
-      return where(c, a, b, e.loc());
-    };
-    return pick(x, y);
+    // Only the side the condition picks runs (its loads and stores).
+    return emitIfExp(c, *i.body, *i.orelse, e.loc());
   }
   case ExprKind::ListComp:
     return listComp(static_cast<const ListCompExpr &>(e));
@@ -370,33 +351,34 @@ TValue Emitter::evalSubscript(const SubscriptExpr &e) {
   }
   if (!base.isTensor())
     error(e.loc(), base.typeStr() + " is not subscriptable");
-  // Only None (new axis) and ':' (keep axis) index tensors.
-  std::vector<int64_t> shape;
+  // Only None and ':' index tensors, as in Triton: the entry at position p
+  // that is None inserts an axis at p (into the result so far); ':' leaves
+  // the tensor as it is.
   std::vector<int> newAxes;
-  size_t src = 0;
-  for (auto *it : items) {
-    if (it->kind == ExprKind::None) {
-      newAxes.push_back(int(shape.size()));
-      shape.push_back(1);
-      continue;
-    }
+  size_t rank = base.shape.size();
+  for (size_t p = 0; p < items.size(); ++p) {
+    const Expr *it = items[p];
     if (it->kind == ExprKind::Slice) {
       auto &s = static_cast<const SliceExpr &>(*it);
-      if (s.lower || s.upper || s.step)
-        error(it->loc(), "only ':' (a full slice) and None can index a tensor");
-      if (src >= base.shape.size())
-        error(it->loc(), "too many indices for a tensor of shape rank " +
-                             std::to_string(base.shape.size()));
-      shape.push_back(base.shape[src++]);
+      // Bounds that are None (`None:`, `::None`) still make a full slice.
+      for (const ExprPtr *bound : {&s.lower, &s.upper, &s.step})
+        if (*bound && eval(**bound).kind != TValue::None)
+          error((*bound)->loc(), "unsupported tensor index: only ':' (a full slice) and "
+                                 "None can index a tensor; slices with bounds are not "
+                                 "supported");
+      continue;
+    }
+    if (it->kind == ExprKind::None || eval(*it).kind == TValue::None) {
+      if (p > rank)
+        error(it->loc(), "invalid axis " + std::to_string(p) + " for a new axis of a "
+                         "tensor of rank " + std::to_string(rank));
+      newAxes.push_back(int(p));
+      ++rank;
       continue;
     }
     error(it->loc(), "unsupported tensor index: only None and ':' are allowed "
                      "(Triton blocks cannot be indexed by position)");
   }
-  if (src != base.shape.size())
-    error(e.index->loc(), "index has " + std::to_string(src) +
-                              " ':' entries for a tensor of rank " +
-                              std::to_string(base.shape.size()));
   TValue v = base;
   std::vector<int64_t> curShape = base.shape;
   for (int ax : newAxes) {

@@ -97,7 +97,20 @@ static bool containsReturn(const tritium::fe::Block &block) {
 }
 
 void Emitter::emitFunctionBody(const FunctionDef &fn) {
+  // A helper's returns end the helper: the caller's code after the call is
+  // no continuation of its branches.
+  std::vector<Continuation> outer;
+  outer.swap(continuations);
   emitBlock(fn.body);
+  continuations.swap(outer);
+}
+
+/// A loop body: a return inside it never reaches code after the loop.
+void Emitter::emitLoopBody(const tritium::fe::Block &body) {
+  std::vector<Continuation> outer;
+  outer.swap(continuations);
+  emitBlock(body);
+  continuations.swap(outer);
 }
 
 void Emitter::emitBlock(const tritium::fe::Block &block, size_t begin) {
@@ -191,12 +204,9 @@ void Emitter::emitStmt(const Stmt &s, const tritium::fe::Block &block, size_t in
   }
   case StmtKind::If: {
     auto &i = static_cast<const IfStmt &>(s);
-    emitIf(i, &block, index + 1);
-    // emitIf emitted the rest of the block inside a branch when one branch
-    // returns and the other falls through.
-    bool thenRet = alwaysReturns(i.body), elseRet = alwaysReturns(i.orelse);
-    if (thenRet != elseRet && containsReturn(i.body) + containsReturn(i.orelse) > 0)
-      consumedRest = true;
+    // emitIf emits the rest of the block itself (inside the branches that
+    // fall through) when a branch may return.
+    consumedRest = emitIf(i, &block, index + 1);
     return;
   }
   case StmtKind::For:
@@ -344,19 +354,46 @@ struct MergeSlot {
   TValue tmpl; // structure; constexpr leaves equal in both branches
 };
 
-void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t restBegin) {
+/// The code after a return that may or may not run: the rest of `rest`
+/// from `restBegin`, then the continuations that enclose it (innermost
+/// first); a nested split that emitted them marks them consumed.
+void Emitter::emitRestChain(const tritium::fe::Block &rest, size_t restBegin) {
+  emitBlock(rest, restBegin);
+  for (size_t k = continuations.size(); k-- > 0;) {
+    if (returned() || continuations[k].consumed)
+      break;
+    Continuation c = continuations[k];
+    std::vector<Continuation> inner(continuations.begin() + k, continuations.end());
+    continuations.resize(k);
+    emitBlock(*c.block, c.begin);
+    continuations.insert(continuations.end(), inner.begin(), inner.end());
+    continuations[k].consumed = true;
+  }
+  for (Continuation &c : continuations)
+    c.consumed = true;
+}
+
+bool Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t restBegin) {
   TValue cond = eval(*s.test);
-  bool thenRet = alwaysReturns(s.body), elseRet = alwaysReturns(s.orelse);
-  bool splitRest = thenRet != elseRet &&
-                   (containsReturn(s.body) || containsReturn(s.orelse));
+  bool mayReturn = containsReturn(s.body) || containsReturn(s.orelse);
   if (cond.isConstexpr() || cond.kind == TValue::Function ||
       cond.kind == TValue::Module || cond.kind == TValue::Builtin) {
     bool taken = truthy(cond, s.test->loc());
+    if (!mayReturn) {
+      emitBlock(taken ? s.body : s.orelse);
+      return false;
+    }
+    // The branch is inlined here: what follows the if continues it.
+    continuations.push_back({rest, restBegin, false});
     emitBlock(taken ? s.body : s.orelse);
-    if (splitRest && !returned())
+    Continuation own = continuations.back();
+    continuations.pop_back();
+    if (!own.consumed && !returned())
       emitBlock(*rest, restBegin);
-    return;
+    return true;
   }
+  bool splitRest = mayReturn;
+  cond = scalarCondition(cond, s.test->loc());
   if (!cond.isTensor())
     error(s.test->loc(), "if condition must be a scalar or a constexpr, got " +
                              cond.typeStr());
@@ -369,19 +406,83 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
   Scope before = scopes.back();
   auto ifOp = scf::IfOp::create(b, L, TypeRange{}, cond.v, /*withElse=*/true);
   Scope branchScopes[2];
+  // When a branch may return, each branch that falls through runs the rest
+  // of the block (and what encloses it) itself.
+  std::vector<Continuation> saved = continuations;
   for (int br = 0; br < 2; ++br) {
     mlir::Block *blk = br == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(blk->getTerminator());
     scopes.push_back(before);
     const tritium::fe::Block &body = br == 0 ? s.body : s.orelse;
+    continuations = saved;
+    if (splitRest)
+      continuations.push_back({rest, restBegin, false});
     emitBlock(body);
-    bool bodyRet = br == 0 ? thenRet : elseRet;
-    if (splitRest && !bodyRet && !returned())
-      emitBlock(*rest, restBegin);
+    if (splitRest) {
+      Continuation own = continuations.back();
+      continuations.pop_back();
+      if (!own.consumed && !returned())
+        emitRestChain(*rest, restBegin);
+    }
     branchScopes[br] = scopes.back();
     scopes.pop_back();
   }
+  continuations = saved;
+  if (splitRest)
+    for (Continuation &c : continuations)
+      c.consumed = true;
+  mergeBranches(ifOp, before, branchScopes, s.loc(), false);
+  return splitRest;
+}
+
+TValue Emitter::scalarCondition(const TValue &cond, SourceLoc l) {
+  if (!cond.isTensor() || cond.shape.empty())
+    return cond;
+  int64_t n = 1;
+  for (int64_t d : cond.shape)
+    n *= d;
+  if (n != 1)
+    return cond;
+  // A one-element block is its element, as in Triton.
+  return TValue::tensor(tile::UnsplatOp::create(b, loc(l), cond.v), cond.dtype, {});
+}
+
+TValue Emitter::emitIfExp(const TValue &condition, const Expr &body, const Expr &orelse,
+                          SourceLoc l) {
+  TValue cond = cast(condition, DType::I1, l);
+  Location L = loc(l);
+  Scope before = scopes.back();
+  auto ifOp = scf::IfOp::create(b, L, TypeRange{}, cond.v, /*withElse=*/true);
+  Scope branchScopes[2];
+  TValue values[2];
+  static const char *kValue = "$ifexp";
+  for (int br = 0; br < 2; ++br) {
+    mlir::Block *blk = br == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(blk->getTerminator());
+    scopes.push_back(before);
+    values[br] = eval(br == 0 ? body : orelse);
+    scopes.back()[kValue] = values[br];
+    branchScopes[br] = scopes.back();
+    scopes.pop_back();
+  }
+  if (values[0].kind == TValue::None && values[1].kind == TValue::None) {
+    branchScopes[0].erase(kValue);
+    branchScopes[1].erase(kValue);
+  }
+  mergeBranches(ifOp, before, branchScopes, l, true);
+  auto it = scopes.back().find(kValue);
+  if (it == scopes.back().end())
+    return TValue::none();
+  TValue v = it->second;
+  scopes.back().erase(it);
+  return v;
+}
+
+void Emitter::mergeBranches(scf::IfOp ifOp, const Scope &before, Scope branchScopes[2],
+                            SourceLoc where0, bool ternary) {
+  Location L = loc(where0);
   // Names both branches leave with that differ from before (or are new).
   std::vector<MergeSlot> slots;
   std::vector<Value> yields[2];
@@ -404,20 +505,20 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
     leaves(v0, l0);
     leaves(v1, l1);
     if (l0.size() != l1.size() || !sameStructure(v0, v1))
-      error(s.loc(), "variable '" + name + "' is " + v0.typeStr() +
+      error(where0, "variable '" + name + "' is " + v0.typeStr() +
                          " in one branch and " + v1.typeStr() + " in the other");
     for (size_t k = 0; k < l0.size(); ++k) {
       TValue a = l0[k], c = l1[k];
       if (a.isConstexpr() && c.isConstexpr() && sameValue(a, c))
         continue;
       if (!(a.isTensor() || a.isConstexpr()) || !(c.isTensor() || c.isConstexpr()))
-        error(s.loc(), "variable '" + name + "' holds " + a.typeStr() +
+        error(where0, "variable '" + name + "' holds " + a.typeStr() +
                            " and " + c.typeStr() + " in the two branches; only "
                            "tensors and numbers can differ between branches");
       // Materialize a number in its branch: a Python scalar of a lower or
       // equal kind (bool < int < float) takes the other side's type, as in
       // Triton's promotion; anything else must already match.
-      SourceLoc where = c.origin.valid() ? c.origin : s.loc();
+      SourceLoc where = c.origin.valid() ? c.origin : where0;
       auto kindOf = [](DType d) { return d.isBool() ? 0 : d.isInt() ? 1 : 2; };
       // Two numbers keep their natural types (2.0 vs 4 is an error, as in
       // Triton); a number next to a tensor may adopt the tensor's type.
@@ -430,19 +531,21 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
         OpBuilder::InsertionGuard guard(b);
         mlir::Block *blk = br == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
         b.setInsertionPoint(blk->getTerminator());
-        SourceLoc xl = x.origin.valid() ? x.origin : s.loc();
+        SourceLoc xl = x.origin.valid() ? x.origin : where0;
         x = toTensor(x, xl);
         if (!bothConst && other.isTensor() && !other.dtype.isPtr() &&
             kindOf(x.dtype) <= kindOf(other.dtype))
           x = broadcastTo(cast(x, other.dtype, xl), other.shape, xl);
       }
       if (a.dtype != c.dtype || a.shape != c.shape || a.dtype.isConst != c.dtype.isConst)
-        error(where, (name == kRet ? "Return type mismatch: " + a.typeStr() + " and " +
-                                         c.typeStr() + " in the two branches"
-                                   : "Mismatched type for " + name + " between then block (" +
-                                         a.typeStr() + ") and else block (" + c.typeStr() +
-                                         ")") +
-                         "; give both branches one type (e.g. with .to(...))");
+        error(where, ternary ? "Ternary expression with dynamic condition has inconsistent "
+                               "types " + a.typeStr() + " and " + c.typeStr()
+                     : (name == kRet ? "Return type mismatch: " + a.typeStr() + " and " +
+                                           c.typeStr() + " in the two branches"
+                                     : "Mismatched type for " + name + " between then block (" +
+                                           a.typeStr() + ") and else block (" + c.typeStr() +
+                                           ")") +
+                           "; give both branches one type (e.g. with .to(...))");
       yields[0].push_back(a.v);
       yields[1].push_back(c.v);
       types.push_back(a.v.getType());
@@ -457,7 +560,7 @@ void Emitter::emitIf(const IfStmt &s, const tritium::fe::Block *rest, size_t res
         scopes.back()[name] = v;
     return;
   }
-  auto newIf = scf::IfOp::create(b, L, types, cond.v, /*withElse=*/true);
+  auto newIf = scf::IfOp::create(b, L, types, ifOp.getCondition(), /*withElse=*/true);
   for (int br = 0; br < 2; ++br) {
     Region &from = br == 0 ? ifOp.getThenRegion() : ifOp.getElseRegion();
     Region &to = br == 0 ? newIf.getThenRegion() : newIf.getElseRegion();
@@ -642,7 +745,7 @@ void Emitter::emitFor(const ForStmt &s) {
         error(call.loc(), "tl.static_range unrolls more than 4096 iterations");
       assign(*s.target, TValue::integer(v));
       scopes.back()[kLoopDepth] = TValue::integer(1);
-      emitBlock(s.body);
+      emitLoopBody(s.body);
       scopes.back().erase(kLoopDepth);
     }
     return;
@@ -714,7 +817,7 @@ void Emitter::emitFor(const ForStmt &s) {
     }
     scopes.back()[iv] = ivVal;
     bindCarried(*this, carried, forOp.getRegionIterArgs());
-    emitBlock(s.body);
+    emitLoopBody(s.body);
     auto ys = yieldCarried(*this, carried, s.loc());
     // The body's implicit terminator (if any) is replaced.
     if (!body->empty() && isa<scf::YieldOp>(body->back()))
@@ -761,7 +864,7 @@ void Emitter::emitWhile(const WhileStmt &s) {
     scopes.push_back(outer);
     scopes.back()[kLoopDepth] = TValue::integer(1);
     bindCarried(*this, carried, after->getArguments());
-    emitBlock(s.body);
+    emitLoopBody(s.body);
     auto ys = yieldCarried(*this, carried, s.loc());
     scf::YieldOp::create(b, L, ys);
     scopes.pop_back();

@@ -24,6 +24,9 @@
 #include <omp.h>
 #endif
 
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
 using namespace mlir;
 
 namespace tritium::interp {
@@ -31,6 +34,10 @@ namespace tritium::interp {
 class KernelImpl {
 public:
   Program prog;
+  /// The module with `noinline` helpers inlined, when the kernel calls any:
+  /// their calls run inline here (a performance hint has no meaning on the
+  /// interpreter).
+  OwningOpRef<ModuleOp> inlined;
 };
 
 Kernel::Kernel(std::unique_ptr<KernelImpl> impl) : impl_(std::move(impl)) {}
@@ -46,6 +53,18 @@ Kernel::create(ModuleOp module, const std::string &kernelName) {
                     "' is not a kernel (no tile.kernel attribute)"};
   auto impl = std::make_unique<KernelImpl>();
   impl->prog.kernelName = kernelName;
+  bool calls = false;
+  func.walk([&](func::CallOp) { calls = true; });
+  if (calls) {
+    impl->inlined = module.clone();
+    impl->inlined->walk([](func::CallOp c) { c->removeAttr("no_inline"); });
+    PassManager pm(module.getContext());
+    pm.addPass(createInlinerPass());
+    pm.addPass(createCanonicalizerPass());
+    if (failed(pm.run(*impl->inlined)))
+      return RunError{lineColOf(func.getLoc()) + ": could not inline the kernel's calls"};
+    func = impl->inlined->lookupSymbol<func::FuncOp>(kernelName);
+  }
   if (auto err = flattenKernel(func, impl->prog))
     return RunError{*err};
   return std::unique_ptr<Kernel>(new Kernel(std::move(impl)));

@@ -153,8 +153,10 @@ def early_return(p, n):
 # RUN: tritium compile %s --kernel ternary --signature "*fp32,i32,*fp32" | FileCheck %s --check-prefix=CHECK-TERN
 # CHECK-TERN-LABEL: func.func @ternary
 # CHECK-TERN: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
-# CHECK-TERN: %[[S:.*]] = arith.select %[[C]], %{{.*}}, %{{.*}} : f32
-# CHECK-TERN: %[[Q:.*]] = arith.select %{{.*}}, %arg0, %arg2 : !tile.ptr<f32>
+# CHECK-TERN: %[[S:.*]] = scf.if %[[C]] -> (f32) {
+# CHECK-TERN: scf.yield %arg0 : !tile.ptr<f32>
+# CHECK-TERN-NEXT: } else {
+# CHECK-TERN-NEXT: scf.yield %arg2 : !tile.ptr<f32>
 @triton.jit
 def ternary(p, n, q):
     v = 1.0 if n > 4 else 2.0
@@ -165,8 +167,7 @@ def ternary(p, n, q):
 # RUN: tritium compile %s --kernel tuple_ternary --signature "*fp32,i32" | FileCheck %s --check-prefix=CHECK-TT
 # CHECK-TT-LABEL: func.func @tuple_ternary
 # CHECK-TT: %[[C:.*]] = arith.cmpi sgt, %arg1, %{{.*}} : i32
-# CHECK-TT: arith.select %[[C]], %{{.*}}, %{{.*}} : f32
-# CHECK-TT: arith.select %[[C]], %{{.*}}, %{{.*}} : i32
+# CHECK-TT: scf.if %[[C]] -> (f32, i32) {
 @triton.jit
 def tuple_ternary(p, n):
     a, b = (1.5, 2) if n > 0 else (2.5, 3)
