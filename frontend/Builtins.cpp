@@ -82,7 +82,8 @@ static TValue programAxis(Emitter &em, CallArgs &c, bool num) {
   auto a = em.bind(c, {"axis"});
   int64_t axis = em.requireInt(a.get("axis"), a.loc("axis"), "axis");
   if (axis < 0 || axis > 2)
-    em.error(a.loc("axis"), "axis must be 0, 1 or 2, got " + std::to_string(axis));
+    em.error(a.loc("axis"), std::string(num ? "num_programs" : "program_id") +
+                                " axis must be 0, 1, or 2 but got " + std::to_string(axis));
   auto dim = tile::ProgramDim(axis);
   Value v = num ? Value(tile::GetNumProgramsOp::create(em.b, em.loc(c.loc),
                                                        em.b.getI32Type(), dim))

@@ -96,9 +96,9 @@ static TValue absFn(Emitter &em, CallArgs &c) {
     return x;
   if (d.isSigned())
     return TValue::tensor(math::AbsIOp::create(em.b, L, x.v), d, x.shape);
-  if (d.kind == DType::F8E4B15) {
-    // No MLIR type implements fp8e4b15's arithmetic: clear the sign bit,
-    // |x| = bits(x) & 0x7F.
+  if (d.isFP8()) {
+    // |x| of an fp8 value clears its sign bit: bits(x) & 0x7F, exact for
+    // every format (fp8e4b15 has no MLIR type with arithmetic at all).
     TValue i = em.cast(x, DType::I8, c.loc, /*bitcast=*/true);
     Value m = arith::AndIOp::create(em.b, L, i.v,
                                     em.constInt(DType::I8, 0x7F, x.shape));

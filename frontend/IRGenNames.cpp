@@ -84,6 +84,9 @@ static std::string canonicalModule(const std::string &q) {
       {"triton.language.standard", "tl"},
       {"triton.language.random", "tl"},
       {"triton.language", "tl"},
+      {"tl.core", "tl"},
+      {"tl.standard", "tl"},
+      {"tl.random", "tl"},
   };
   for (auto &[from, to] : map)
     if (q == from)

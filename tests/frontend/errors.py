@@ -294,7 +294,7 @@ def bad_static_range_runtime(X, n):
 # RUN: not tritium compile %s --kernel bad_program_id_axis --signature "*fp32,i32" 2>&1 | FileCheck %s --check-prefix=CHECK-PID3
 @triton.jit
 def bad_program_id_axis(X, n):
-    # CHECK-PID3: errors.py:[[@LINE+3]]:25: error: axis must be 0, 1 or 2, got 3
+    # CHECK-PID3: errors.py:[[@LINE+3]]:25: error: program_id axis must be 0, 1, or 2 but got 3
     # CHECK-PID3-NEXT: pid = tl.program_id(3)
     # CHECK-PID3-NEXT: {{^ *\^$}}
     pid = tl.program_id(3)
