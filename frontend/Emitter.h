@@ -44,6 +44,7 @@ struct ModuleContext;
 struct FunctionInfo {
   const FunctionDef *def = nullptr;
   bool noinline = false;
+  bool constexprFn = false; // @triton.constexpr_function: runs at compile time
   ModuleContext *module = nullptr; // where names in its body resolve
 };
 
@@ -223,6 +224,9 @@ public:
     bool consumed;
   };
   std::vector<Continuation> continuations;
+  /// Inside a @triton.constexpr_function: loops over compile-time values
+  /// run here, unrolled.
+  int compileTimeDepth = 0;
   void emitRestChain(const Block &rest, size_t restBegin);
   void emitLoopBody(const Block &body);
   /// `body if cond else orelse` with a runtime scalar condition: an scf.if

@@ -325,6 +325,18 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
   std::vector<TValue> runtimeArgs;
   for (auto &v : bound)
     flattenRuntime(v, runtimeArgs);
+  if (fn.constexprFn) {
+    // A @triton.constexpr_function runs at compile time: its arguments and
+    // its result are compile-time values.
+    for (size_t i = 0; i < bound.size(); ++i) {
+      std::vector<TValue> leaves;
+      flattenRuntime(bound[i], leaves);
+      if (!leaves.empty())
+        error(call.loc, "constexpr_function '" + def.name + "' needs compile-time "
+                        "arguments; '" + def.params[i].name + "' is " +
+                        bound[i].typeStr());
+    }
+  }
   auto it = specializations.find(key);
   if (it == specializations.end()) {
     OpBuilder::InsertionGuard guard(b);
@@ -354,7 +366,9 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
     callStack.push_back(&def);
     {
       ModuleSwitch in(*this, fn.module);
+      compileTimeDepth += fn.constexprFn;
       emitFunctionBody(def);
+      compileTimeDepth -= fn.constexprFn;
     }
     callStack.pop_back();
     TValue ret = TValue::none();
@@ -375,6 +389,14 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
     it = specializations.emplace(key, std::make_pair(func, ret)).first;
   }
   auto [func, retTemplate] = it->second;
+  if (fn.constexprFn) {
+    std::vector<TValue> leaves;
+    flattenRuntime(retTemplate, leaves);
+    if (!leaves.empty())
+      error(call.loc, "constexpr_function '" + def.name + "' returned " +
+                          retTemplate.typeStr() + ", not a compile-time value");
+    return retTemplate;
+  }
   SmallVector<Value> operands;
   for (auto &a : runtimeArgs)
     operands.push_back(a.v);

@@ -60,6 +60,11 @@ void Emitter::initModule(ModuleContext &mc) {
           name == "triton.runtime.jit.jit" ||
           name == "triton.runtime.jit.JITFunction")
         jit = true;
+      if (name == "triton.constexpr_function" ||
+          name == "triton.language.core.constexpr_function") {
+        jit = true;
+        info.constexprFn = true;
+      }
     }
     if (jit)
       mc.functions[f->name] = info;

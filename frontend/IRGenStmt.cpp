@@ -732,8 +732,10 @@ void Emitter::emitFor(const ForStmt &s) {
       error(args.kwLocs[0], "range() takes no keyword arguments; use tl.range(..., " +
                                 kw.first + "=...)");
   }
-  // Unrolled loop.
-  if (kind == "tl.static_range") {
+  // Unrolled loop (every loop over constant bounds, at compile time).
+  if (kind == "tl.static_range" ||
+      (compileTimeDepth > 0 && lo.kind == TValue::Int && hi.kind == TValue::Int &&
+       step.kind == TValue::Int)) {
     int64_t a = requireInt(lo, call.loc(), "tl.static_range bounds");
     int64_t z = requireInt(hi, call.loc(), "tl.static_range bounds");
     int64_t st = requireInt(step, call.loc(), "tl.static_range step");
@@ -832,6 +834,21 @@ void Emitter::emitFor(const ForStmt &s) {
 void Emitter::emitWhile(const WhileStmt &s) {
   if (!s.orelse.empty())
     error(s.loc(), "'while ... else' is not supported in kernels");
+  if (compileTimeDepth > 0) {
+    // A constexpr_function's loop runs now, while its condition is a
+    // compile-time value.
+    for (int64_t trips = 0;; ++trips) {
+      TValue c = eval(*s.test);
+      if (!c.isConstexpr())
+        break;
+      if (!truthy(c, s.test->loc()))
+        return;
+      if (trips >= (int64_t(1) << 20))
+        error(s.test->loc(), "while loop of a constexpr_function ran more than 2^20 "
+                             "iterations");
+      emitLoopBody(s.body);
+    }
+  }
   auto names = carriedNames(*this, s.body, "");
   Carried carried = prepareCarried(*this, names, s.loc());
   Location L = loc(s.loc());

@@ -367,6 +367,13 @@ def make(jit_fn, lines, first, path, counter):
                     binds.append("from %s import %s as %s" % (
                         helper.name, value.fn.__name__, name))
                     made.helpers.append(helper)
+            elif callable(value) and getattr(
+                    value, "__triton_constexpr_function__", False):
+                binds.append("from %s import %s as %s" % (
+                    value.__module__, value.__name__, name))
+                module = sys.modules.get(value.__module__)
+                if isinstance(module, types.ModuleType):
+                    made.modules.append(module)
             elif isinstance(value, core.Placeholder):
                 qual = value.__qualname__
                 module, _, attr = qual.rpartition(".")
