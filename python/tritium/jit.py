@@ -32,6 +32,11 @@ from .errors import (CompilationError, CompileReason, InterpreterError,
                      OutOfResources, UnknownArgumentError)
 from .language import core
 
+# The profiler's launch recorder (profiler._Recorder) while a profiling
+# session is active, else None: the only cost of profiling support on a
+# launch when no session is active is reading this name.
+_PROFILER = None
+
 # Launch keyword arguments (Triton's backend options) and their defaults.
 LAUNCH_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1,
                   "maxnreg": None}
@@ -103,6 +108,9 @@ class JITFunction(KernelInterface):
         self._repr = repr
         self.debug = bool(debug) or os.environ.get("TRITON_DEBUG") == "1"
         self.noinline = noinline  # helpers only; the frontend inlines all
+        # fn(grid, kernel, args) -> {"name": ..., "flops16": ..., ...}: what
+        # the profiler (hook="triton") names and counts a launch by.
+        self.launch_metadata = launch_metadata
         self._origin = None  # _source.Origin, read on first use
         self._src = None  # a text given by _unsafe_update_src
         self.signature = inspect.signature(fn)
@@ -568,6 +576,11 @@ class JITFunction(KernelInterface):
                     and len(self._fast_grids) < 256:
                 self._fast_grids[grid] = cgrid
         launch = _capi.launch_raw()
+        profiler = _PROFILER
+        if profiler is not None:
+            record = profiler.begin(self, kernel, grid,
+                                    dict(zip(self.arg_names, values)),
+                                    state.use_gpu())
         with _capi.lock:
             data = b"".join(packed)
             status = launch(kernel.handle, cgrid, data, len(data) >> 5,
@@ -577,6 +590,8 @@ class JITFunction(KernelInterface):
                 _raise_status(status, _capi.last_error())
         if state.copies:
             state.finish()
+        if profiler is not None:
+            profiler.end(record)
         return CompiledKernel(kernel, self.__name__)
 
     def run(self, *args, grid=None, warmup=False, **kwargs):
@@ -624,6 +639,10 @@ class JITFunction(KernelInterface):
             grid = grid(dict(bound))
         dims = _check_grid(grid)
         cgrid = (ctypes.c_int64 * 3)(*dims)
+        profiler = _PROFILER
+        if profiler is not None:
+            record = profiler.begin(self, kernel, grid, dict(bound),
+                                    state.use_gpu())
         with _capi.lock:
             status = lib.tritium_kernel_launch(kernel.handle, cgrid, array,
                                                nargs, ctypes.byref(opts))
@@ -633,6 +652,8 @@ class JITFunction(KernelInterface):
             _raise_status(status, message)
         if state.copies:
             state.finish()
+        if profiler is not None:
+            profiler.end(record)
         return CompiledKernel(kernel, self.__name__)
 
     def warmup(self, *args, grid=None, **kwargs):
@@ -698,6 +719,7 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
                            do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=(
                                do_not_specialize_on_alignment),
-                           noinline=noinline, repr=repr)
+                           noinline=noinline, repr=repr,
+                           launch_metadata=launch_metadata)
 
     return decorator(fn) if fn is not None else decorator
