@@ -430,9 +430,12 @@ KernelState::specializeSignature(const std::string &sig, const LaunchOptions &op
   if (auto err = rt::compileSpecialization(*ctx, src, sig, copts, spec.compiled)) {
     staticPrints = spec.compiled.staticPrints;
     std::string kinds = bound ? diagnoseKinds(*bound, options) : "";
+    // The kernel does not compile for these arguments; when it would with
+    // one argument of the other kind, that is said first (the compile error
+    // follows), and it stays a compile error, as in Triton.
     if (kinds.empty())
       return Error{err->text, Error::Compile};
-    return Error{kinds, Error::Argument};
+    return Error{kinds + "\n" + err->text, Error::Compile};
   }
   staticPrints = spec.compiled.staticPrints;
   auto created = interp::Kernel::create(*spec.compiled.module, src.kernel);

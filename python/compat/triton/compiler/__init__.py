@@ -6,5 +6,6 @@ from tritium.compiler import ASTSource, compile
 from tritium.errors import CompilationError
 
 from ..backends.compiler import GPUTarget
+from . import errors  # noqa: F401  (triton.compiler.errors.CompilationError)
 
 __all__ = ["ASTSource", "CompilationError", "GPUTarget", "compile"]
