@@ -430,12 +430,22 @@ LogicalResult dotMmaTf32(Lowering &L, tile::DotOp op) {
   return success();
 }
 
-/// int8 operands, int32 accumulator: mma.sync.m16n8k32 (satfinite). A is
-/// staged row-major, B transposed ([N, K]), both with rows padded by 16
-/// bytes, so that ldmatrix (an 8x8 b16 matrix is an 8x16 byte one: lane l
-/// gets row l/4, bytes 4(l%4)..+3) yields both fragments: A's
+/// The PTX name of an 8-bit operand type of mma.sync.m16n8k32.
+const char *mma8BitType(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  return t.isInteger(8) ? "s8" : nullptr;
+}
+
+/// 8-bit operands on mma.sync.m16n8k32: int8 with an int32 accumulator
+/// (satfinite), fp8 (e4m3/e5m2, either side its own, sm_89+) with an fp32
+/// one. A is staged row-major, B transposed ([N, K]), both with rows padded
+/// by 16 bytes, so that ldmatrix (an 8x8 b16 matrix is an 8x16 byte one:
+/// lane l gets row l/4, bytes 4(l%4)..+3) yields both fragments: A's
 /// (row g, k 4t..4t+3) and B's (k 4t..4t+3, column g).
-LogicalResult dotMmaInt8(Lowering &L, tile::DotOp op) {
+LogicalResult dotMma8Bit(Lowering &L, tile::DotOp op) {
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
@@ -458,18 +468,29 @@ LogicalResult dotMmaInt8(Lowering &L, tile::DotOp op) {
       continue;
     llvm::Value *k = L.coord(*bv.layout, r, 0), *n = L.coord(*bv.layout, r, 1);
     llvm::Value *idx = b.CreateAdd(b.CreateMul(n, L.i32(stride)), k);
-    b.CreateStore(bv.regs[r], L.sharedPtr(i8, idx, bOffset));
+    llvm::Value *x = bv.regs[r];
+    if (x->getType() != i8)
+      x = b.CreateBitCast(x, i8);
+    b.CreateStore(x, L.sharedPtr(i8, idx, bOffset));
   }
   L.barrier();
 
   MmaGeometry G(L, M, N, wm, wn);
   llvm::InlineAsm *ld = G.ldmatrix(false);
+  bool isInt = aT.getElementType().isInteger(8);
+  std::string at = mma8BitType(aT.getElementType());
+  std::string bt = mma8BitType(cast<RankedTensorType>(op.getB().getType()).getElementType());
+  llvm::Type *accTy = isInt ? (llvm::Type *)i32 : b.getFloatTy();
+  std::string shape = isInt ? "m16n8k32.row.col.satfinite.s32.s8.s8.s32"
+                            : "m16n8k32.row.col.f32." + at + "." + bt + ".f32";
+  std::string c = isInt ? "r" : "f";
   llvm::InlineAsm *mma = llvm::InlineAsm::get(
-      llvm::FunctionType::get(llvm::StructType::get(L.ctx, {i32, i32, i32, i32}),
-                              {i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, false),
-      "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {$0, $1, $2, $3}, "
-      "{$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
-      "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3", false);
+      llvm::FunctionType::get(llvm::StructType::get(L.ctx, {accTy, accTy, accTy, accTy}),
+                              {i32, i32, i32, i32, i32, i32, accTy, accTy, accTy, accTy},
+                              false),
+      "mma.sync.aligned." + shape + " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+      "{$10, $11, $12, $13};",
+      "=" + c + ",=" + c + ",=" + c + ",=" + c + ",r,r,r,r,r,r,0,1,2,3", false);
   auto address = [&](llvm::Value *row, llvm::Value *col, unsigned base) {
     llvm::Value *byte = b.CreateAdd(b.CreateMul(row, L.i32(stride)), col);
     return b.CreatePtrToInt(
@@ -516,7 +537,9 @@ LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
   if (mmaEligible(L, op)) {
     Type et = cast<RankedTensorType>(op.getA().getType()).getElementType();
-    return et.isF32() ? dotMmaTf32(L, op) : et.isInteger(8) ? dotMmaInt8(L, op) : dotMma(L, op);
+    return et.isF32()               ? dotMmaTf32(L, op)
+           : mma8BitType(et) != nullptr ? dotMma8Bit(L, op)
+                                        : dotMma(L, op);
   }
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
@@ -649,6 +672,10 @@ bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   if (ae.isInteger(8) && be.isInteger(8) && cT.getElementType().isInteger(32))
     return M % 16 == 0 && N % 8 == 0 && K % 32 == 0;
+  if (ae.isInteger(8) || be.isInteger(8))
+    return false;
+  if (mma8BitType(ae) && mma8BitType(be) && cT.getElementType().isF32())
+    return computeCapability >= 89 && M % 16 == 0 && N % 8 == 0 && K % 32 == 0;
   bool f16Acc = ae.isF16() && be.isF16() && cT.getElementType().isF16();
   if (!((ae.isF16() && be.isF16()) || (ae.isBF16() && be.isBF16()) || tf32) ||
       !(cT.getElementType().isF32() || f16Acc))

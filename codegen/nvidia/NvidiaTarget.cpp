@@ -161,7 +161,9 @@ llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc) {
       return nullptr;
     llvm::TargetOptions opts;
     tm.reset(t->createTargetMachine(triple, "sm_" + std::to_string(cc),
-                                    "+ptx80", opts, std::nullopt, std::nullopt,
+                                    // PTX 8.4 for fp8 mma.sync (sm_89+).
+                                    cc >= 89 ? "+ptx84" : "+ptx80", opts, std::nullopt,
+                                    std::nullopt,
                                     llvm::CodeGenOptLevel::Aggressive));
   }
   return tm.get();

@@ -26,13 +26,19 @@
 # CHECK-CROSS: cvt.rn.f32.u32
 # CHECK-CROSS: st.global.u8
 
-# fp8 x fp8 (mixed formats): decoded to fp32, FMA path, no tensor cores.
+# fp8 x fp8 (mixed formats): tensor cores on sm_89+ (m16n8k32, each side
+# its own format), decoded to fp32 on the FMA path before.
 # RUN: tritium compile %s --kernel dot_kernel --signature "*u8:16,*u8:16,*fp32:16,32,32,32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-DOT
+# CHECK-DOT: .version 8.4
 # CHECK-DOT-LABEL: .entry dot_kernel(
-# CHECK-DOT-NOT: mma.sync
-# CHECK-DOT: fma.rn.f32
-# CHECK-DOT-NOT: mma.sync
+# CHECK-DOT: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32
 # CHECK-DOT: st.global
+# RUN: tritium compile %s --kernel dot_kernel --signature "*u8:16,*u8:16,*fp32:16,32,32,32" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-DOT80
+# CHECK-DOT80-LABEL: .entry dot_kernel(
+# CHECK-DOT80-NOT: mma.sync
+# CHECK-DOT80: fma.rn.f32
+# CHECK-DOT80-NOT: mma.sync
+# CHECK-DOT80: st.global
 
 import triton
 import triton.language as tl

@@ -170,3 +170,40 @@ def test_pipelining_gives_way_when_shared_memory_runs_out():
                        options={"num_warps": 4, "num_stages": 5})
     assert 0 < k.metadata.shared <= 232448
     assert "cp.async" in k.asm["ptx"]
+
+
+@pytest.mark.parametrize("a, b", [("fp8e4nv", "fp8e4nv"), ("fp8e5", "fp8e5"),
+                                  ("fp8e4nv", "fp8e5")])
+def test_fp8_on_tensor_cores(a, b):
+    signature = {"X": "*" + a, "Y": "*" + b, "Z": "*fp32", "stride_zm": "i32",
+                 "stride_zn": "constexpr", "M": "constexpr", "N": "constexpr",
+                 "K": "constexpr", "PRECISION": "constexpr", "OUT": "constexpr"}
+    constexprs = {"M": 64, "N": 64, "K": 64, "PRECISION": "ieee", "OUT": tl.float32,
+                  "stride_zn": 1}
+    k = triton.compile(ASTSource(dot_kernel, signature, constexprs=constexprs),
+                       target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
+    names = {"fp8e4nv": "e4m3", "fp8e5": "e5m2"}
+    assert mma_of(k.asm["ptx"]) == [
+        "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32" % (names[a], names[b])]
+    # sm_80 has no fp8 tensor-core products.
+    k80 = triton.compile(ASTSource(dot_kernel, signature, constexprs=constexprs),
+                         target=GPUTarget("cuda", 80, 32), options={"num_warps": 4})
+    assert not mma_of(k80.asm["ptx"])
+
+
+@needs_gpu
+@pytest.mark.parametrize("a, b", [("float8_e4m3fn", "float8_e4m3fn"),
+                                  ("float8_e5m2", "float8_e5m2"),
+                                  ("float8_e4m3fn", "float8_e5m2")])
+@pytest.mark.parametrize("M, N, K, warps", [(64, 64, 64, 4), (128, 128, 128, 8),
+                                            (16, 16, 32, 4)])
+def test_fp8_products_on_the_gpu(a, b, M, N, K, warps):
+    g = torch.Generator().manual_seed(5)
+    x = torch.randn(M, K, generator=g).to(getattr(torch, a))
+    y = torch.randn(K, N, generator=g).to(getattr(torch, b))
+    ref = x.double() @ y.double()
+    z = torch.zeros((M, N), dtype=torch.float32, device="cuda")
+    dot_kernel[(1,)](x.cuda(), y.cuda(), z, N, 1, M=M, N=N, K=K, PRECISION="ieee",
+                     OUT=tl.float32, num_warps=warps)
+    # Products of fp8 values are exact in fp32; only the sums round.
+    torch.testing.assert_close(z.cpu().double(), ref, rtol=1e-4, atol=1e-3)
