@@ -369,6 +369,9 @@ static TValue store(Emitter &em, CallArgs &c) {
   DType memElem = elem.isBool() ? DType(DType::I8) : elem;
   if (elem.isBool())
     ptr = em.cast(ptr, memElem.pointerTo(), l);
+  // Pointers stored through 64-bit integer pointers are their addresses.
+  if (value.dtype.isPtr() && memElem.isInt() && memElem.bits() == 64)
+    value = em.cast(value, memElem, a.loc("value"));
   if (value.dtype.isPtr() != memElem.isPtr())
     em.error(a.loc("value"), "cannot store " + value.typeStr() + " through " +
                                  a.get("pointer").typeStr());

@@ -396,6 +396,8 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
         return x.kind == TValue::Type;
       if (n == "tl.block_type")
         return false;
+      if (n == "tl.pointer_type")
+        return x.kind == TValue::Type && x.dtype.isPtr();
       if (n == "int")
         return x.kind == TValue::Int || x.kind == TValue::Bool;
       if (n == "float")
@@ -422,6 +424,18 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
       }
     }
     return em.getAttr(c.args[0], name, c.argLocs[1]);
+  };
+  // hasattr(obj, "name"): whether getattr would find it (at compile time).
+  t["hasattr"] = [](Emitter &em, CallArgs &c) -> TValue {
+    if (c.args.size() != 2 || !c.kwargs.empty())
+      em.error(c.loc, "hasattr() takes an object and a name");
+    std::string name = em.requireStr(c.args[1], c.argLocs[1], "hasattr's name");
+    try {
+      em.getAttr(c.args[0], name, c.argLocs[1]);
+      return TValue::boolean(true);
+    } catch (CompileError &) {
+      return TValue::boolean(false);
+    }
   };
   t["abs"] = [](Emitter &em, CallArgs &c) {
     auto a = em.bind(c, {"x"});

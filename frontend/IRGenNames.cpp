@@ -210,6 +210,8 @@ TValue Emitter::resolveQualified(const std::string &qualified, SourceLoc l) {
     DType d;
     if (DType::fromTlName(c.substr(3), d))
       return TValue::type(d);
+    if (c == "tl.pi32_t") // Triton's pointer_type(int32)
+      return TValue::type(DType(DType::I32, 1));
   }
   if (builtinTable().count(c))
     return TValue::builtin(c);

@@ -253,7 +253,6 @@ public:
   std::vector<std::optional<Arg>> defaults;
   /// Per runtime parameter: whether it was compiled as a pointer (known
   /// after the first successful compile).
-  std::vector<std::optional<bool>> isPointer;
   std::map<std::string, Specialization> cache;
   Specialization *last = nullptr; // of the latest launch or warmup
   size_t compiles = 0;
@@ -297,11 +296,8 @@ std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
       continue;
     }
     const Arg &a = args[k];
-    if (isPointer[k] && *isPointer[k] != (a.kind == Arg::Buffer))
-      return Error{"argument '" + name + "' expects " +
-                       (*isPointer[k] ? "a pointer (buffer)" : "a scalar") +
-                       ", got " + kindName(a),
-                   Error::Argument};
+    // A pointer where a number was (or the other way round) is another
+    // specialization, as in Triton: compiled, and diagnosed if it fails.
     if (a.kind == Arg::Literal)
       return Error{"argument '" + name + "': a constant (" + a.literal +
                        ") is a tuple element, not an argument of its own",
@@ -444,9 +440,6 @@ KernelState::specializeSignature(const std::string &sig, const LaunchOptions &op
   else
     spec.kernel = std::move(std::get<std::unique_ptr<interp::Kernel>>(created));
   ++compiles;
-  for (size_t k = 0; bound && k < bound->size(); ++k)
-    if ((*bound)[k].kind != Arg::Tuple && (*bound)[k].kind != Arg::Descriptor)
-      isPointer[k] = (*bound)[k].kind == Arg::Buffer;
   spec.signature = sig;
   spec.numWarps = options.numWarps;
   spec.numStages = options.numStages;
@@ -696,7 +689,6 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
   if (!missing.empty())
     return Error{"kernel '" + kernel + "' needs a value for constexpr " + missing,
                  Error::Argument};
-  state->isPointer.resize(state->runtime.size());
   return Kernel(std::move(state));
 }
 

@@ -17,8 +17,11 @@ class CompilationError(TritonError):
         super().__init__(message)
         self.message = message
         first = message.split("\n", 1)[0]
-        self.error_message = first.split(": error: ", 1)[1] \
-            if ": error: " in first else first
+        self.error_message = first
+        for line in message.split("\n"):
+            if ": error: " in line:
+                self.error_message = line.split(": error: ", 1)[1]
+                break
 
     def __str__(self):
         return self.message
@@ -37,6 +40,17 @@ class InterpreterError(TritonError, RuntimeError):
 
     def __str__(self):
         return self.message
+
+
+class LaunchOptionError(TypeError, AssertionError):
+    """A launch option out of its range (say ``num_warps=3``): a
+    ``TypeError``, and an ``AssertionError`` as Triton's checks raise."""
+
+
+class InterpretedCompilationError(CompilationError, InterpreterError):
+    """A kernel that does not compile, launched with ``TRITON_INTERPRET=1``:
+    also an ``InterpreterError``, which is what Triton's interpreter raises
+    for the same mistakes (it has no compile step)."""
 
 
 class UnknownArgumentError(KeyError, TypeError):

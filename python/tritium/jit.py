@@ -28,8 +28,9 @@ from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _current_stream)
 from .compiled import CompiledKernel
 from .tensor_descriptor import TensorDescriptor
-from .errors import (CompilationError, CompileReason, InterpreterError,
-                     OutOfResources, UnknownArgumentError)
+from .errors import (CompilationError, CompileReason, InterpretedCompilationError,
+                     InterpreterError, LaunchOptionError, OutOfResources,
+                     UnknownArgumentError)
 from .language import core
 
 # The profiler's launch recorder (profiler._Recorder) while a profiling
@@ -68,15 +69,25 @@ class _Kernel:
         return self._lib.tritium_kernel_num_compiles(self.handle)
 
 
+def _interpret_forced():
+    return any(os.environ.get(v, "0") not in ("", "0")
+               for v in ("TRITIUM_INTERPRET", "TRITON_INTERPRET"))
+
+
 def _raise_status(status, message):
     if status == _capi.ERROR_COMPILE:
-        # As in Triton, the reason alone is the error's cause.
-        first = message.split("\n", 1)[0]
-        reason = first.split(": error: ", 1)[1] if ": error: " in first \
-            else None
+        # As in Triton, the reason alone is the error's cause; under
+        # TRITON_INTERPRET=1 the error is also an InterpreterError, as
+        # Triton's interpreter raises.
+        cls = InterpretedCompilationError if _interpret_forced() else CompilationError
+        reason = None
+        for line in message.split("\n"):
+            if ": error: " in line:
+                reason = line.split(": error: ", 1)[1]
+                break
         if reason:
-            raise CompilationError(message) from CompileReason(reason)
-        raise CompilationError(message)
+            raise cls(message) from CompileReason(reason)
+        raise cls(message)
     if status == _capi.ERROR_RUNTIME:
         raise InterpreterError(message)
     if status == _capi.ERROR_RESOURCES:
@@ -465,6 +476,9 @@ class JITFunction(KernelInterface):
             o.maxnreg = int(options["maxnreg"] or 0)
         except (TypeError, ValueError) as e:
             raise TypeError("launch options must be ints: %s" % e) from None
+        if o.num_warps < 1 or o.num_warps & (o.num_warps - 1) or o.num_warps > 32:
+            raise LaunchOptionError("num_warps must be a power of 2 between 1 and 32, "
+                                    "got %d" % o.num_warps)
         return o
 
     def __getitem__(self, grid):

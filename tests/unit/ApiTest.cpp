@@ -177,11 +177,13 @@ TEST_CASE("api: argument mistakes name the parameter", "[api]") {
   CHECK(err->message.rfind("argument 'y_ptr' expects a pointer (buffer), got a scalar\n", 0) ==
         0);
   CHECK(err->message.find("error:") != std::string::npos);
-  // After a successful compile, kinds are checked up front.
+  // After a successful compile, another kind of argument is another
+  // specialization: one that does not compile says which argument.
   REQUIRE(!kernel.launch(Grid{1}, {buffer(x), buffer(y), buffer(out), scalar(1024)}));
   err = kernel.launch(Grid{1}, {buffer(x), buffer(y), buffer(out), buffer(x)});
   REQUIRE(err);
-  CHECK(err->message == "argument 'n_elements' expects a scalar, got a pointer (buffer)");
+  CHECK(err->message.rfind("argument 'n_elements' expects a scalar, got a pointer (buffer)\n",
+                           0) == 0);
   err = kernel.launch(Grid{1}, {buffer(x.data(), 6, DType::F32), buffer(y), buffer(out),
                                 scalar(1024)});
   REQUIRE(err);
