@@ -393,7 +393,9 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
       if (n == "tl.tuple" || n == "tuple")
         return x.kind == TValue::Tuple;
       if (n == "tl.dtype")
-        return x.kind == TValue::Type;
+        return x.kind == TValue::Type && !x.constexprType;
+      if (n == "tl.constexpr_type")
+        return x.kind == TValue::Type && x.constexprType;
       if (n == "tl.block_type")
         return false;
       if (n == "tl.pointer_type")
@@ -424,6 +426,15 @@ void tritium::fe::registerMiscBuiltins(BuiltinTable &t) {
       }
     }
     return em.getAttr(c.args[0], name, c.argLocs[1]);
+  };
+  // constexpr_type(v): the type of the compile-time value v.
+  t["tl.constexpr_type"] = [](Emitter &em, CallArgs &c) -> TValue {
+    auto a = em.bind(c, {"value"});
+    const TValue &v = a.get("value");
+    if (!v.isConstexpr() && v.kind != TValue::Tuple && v.kind != TValue::None)
+      em.error(a.loc("value"), "constexpr_type needs a compile-time value, got " +
+                                   v.typeStr());
+    return TValue::constexprTypeOf(v);
   };
   // hasattr(obj, "name"): whether getattr would find it (at compile time).
   t["hasattr"] = [](Emitter &em, CallArgs &c) -> TValue {

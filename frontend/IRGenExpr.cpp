@@ -265,6 +265,11 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
   }
   case TValue::Type: {
     DType d = base.dtype;
+    if (base.constexprType) {
+      if (attr == "value")
+        return base.elems[0];
+      error(l, "constexpr_type has no attribute '" + attr + "'");
+    }
     if (attr == "element_ty") {
       if (!d.isPtr())
         error(l, "'" + d.name() + "' is not a pointer type, so it has no element_ty");
@@ -309,6 +314,10 @@ TValue Emitter::getAttr(const TValue &base, const std::string &attr, SourceLoc l
   case TValue::Int: case TValue::Float: case TValue::Bool:
     if (attr == "value")
       return base; // tl.constexpr(...).value
+    if (attr == "type") // a plain-assigned number is a tensor in Triton
+      return base.lifted ? TValue::type(base.kind == TValue::Bool ? DType(DType::I1)
+                                                                  : typeOf(base, l))
+                         : TValue::constexprTypeOf(base);
     if (attr == "dtype") // as Triton, which makes a tensor of a local number
       return TValue::type(base.kind == TValue::Bool ? DType(DType::I1)
                                                     : typeOf(base, l));

@@ -176,6 +176,15 @@ void Emitter::emitStmt(const Stmt &s, const tritium::fe::Block &block, size_t in
   case StmtKind::Assign: {
     auto &a = static_cast<const AssignStmt &>(s);
     TValue v = eval(*a.value);
+    // Triton turns numbers bound by a plain assignment into tensors.
+    std::function<void(TValue &)> lift = [&](TValue &x) {
+      if (x.kind == TValue::Int || x.kind == TValue::Float || x.kind == TValue::Bool)
+        x.lifted = true;
+      for (TValue &e : x.elems)
+        if (x.kind == TValue::Tuple)
+          lift(e);
+    };
+    lift(v);
     for (auto &t : a.targets)
       assign(*t, v);
     return;
@@ -194,6 +203,7 @@ void Emitter::emitStmt(const Stmt &s, const tritium::fe::Block &block, size_t in
     if (!a.value)
       return; // a bare annotation declares nothing at run time
     TValue v = eval(*a.value);
+    v.lifted = false; // an annotated name keeps its value as it is
     TValue ann = eval(*a.annotation);
     if (ann.kind == TValue::Type && v.isTensor())
       v = cast(v, ann.dtype, a.loc());

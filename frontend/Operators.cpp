@@ -257,7 +257,7 @@ bool Emitter::foldCompare(CmpOpKind op, const TValue &a, const TValue &c,
     if (op == CmpOpKind::Eq || op == CmpOpKind::Ne) {
       bool eq = a.kind == c.kind && a.repr() == c.repr();
       if (a.kind == TValue::Type && c.kind == TValue::Type)
-        eq = a.dtype == c.dtype;
+        eq = a.constexprType || c.constexprType ? a.repr() == c.repr() : a.dtype == c.dtype;
       return finish(eq ? 0 : 1);
     }
     if (a.kind == TValue::Str && c.kind == TValue::Str)

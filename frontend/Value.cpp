@@ -178,7 +178,8 @@ std::string TValue::repr() const {
   }
   case Bool: return b ? "True" : "False";
   case Str: return "'" + s + "'";
-  case Type: return dtype.name();
+  case Type:
+    return constexprType ? "constexpr_type[" + elems[0].repr() + "]" : dtype.name();
   case Tuple: {
     std::string r = "(";
     for (size_t k = 0; k < elems.size(); ++k)

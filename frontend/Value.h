@@ -109,6 +109,13 @@ struct TValue {
   std::shared_ptr<TValue> self; // Builtin bound to a receiver (x.sum)
   std::shared_ptr<BlockPtr> bp;
   SourceLoc origin;            // where a variable got this value (messages)
+  /// Type: Triton's constexpr_type of the compile-time value in elems[0]
+  /// (what `.type` of a constexpr is), not a dtype.
+  bool constexprType = false;
+  /// A number bound by a plain assignment (`x = 5`), which Triton turns
+  /// into a scalar tensor: its `.type` is that tensor's dtype. It stays a
+  /// compile-time value here.
+  bool lifted = false;
 
   static TValue none() { TValue t; t.kind = None; return t; }
   static TValue integer(int64_t v) { TValue t; t.kind = Int; t.i = v; return t; }
@@ -116,6 +123,10 @@ struct TValue {
   static TValue boolean(bool v) { TValue t; t.kind = Bool; t.b = v; return t; }
   static TValue str(std::string v) { TValue t; t.kind = Str; t.s = std::move(v); return t; }
   static TValue type(DType d) { TValue t; t.kind = Type; t.dtype = d; return t; }
+  static TValue constexprTypeOf(const TValue &v) {
+    TValue t; t.kind = Type; t.constexprType = true; t.elems = {v}; t.elems[0].lifted = false;
+    return t;
+  }
   static TValue module(std::string q) { TValue t; t.kind = Module; t.s = std::move(q); return t; }
   static TValue builtin(std::string q) { TValue t; t.kind = Builtin; t.s = std::move(q); return t; }
   static TValue tuple(std::vector<TValue> e) { TValue t; t.kind = Tuple; t.elems = std::move(e); return t; }

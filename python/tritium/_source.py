@@ -381,6 +381,8 @@ def make(jit_fn, lines, first, path, counter):
                                                           name))
             elif isinstance(value, type) and value is core.constexpr:
                 binds.append("%s = %s.constexpr" % (name, _TL))
+            elif isinstance(value, type) and value is core.constexpr_type:
+                binds.append("%s = %s.constexpr_type" % (name, _TL))
             elif value is builtins.__dict__.get(name, _MISSING):
                 continue
             elif local or isinstance(value, core.constexpr) or \

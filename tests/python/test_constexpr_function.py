@@ -59,3 +59,25 @@ def test_runtime_arguments_are_refused():
     assert "constexpr_function 'block_for' needs compile-time arguments; 'n' is int32" \
         in info.value.error_message
     assert "test_constexpr_function.py:" in str(info.value)
+
+
+@triton.jit
+def types_of_values(out_ptr, LIT: tl.constexpr, EXPECTED: tl.constexpr):
+    kept: tl.constexpr = LIT
+    tl.static_assert(kept.type == tl.constexpr_type(LIT))
+    tl.static_assert(isinstance(LIT.type, tl.constexpr_type))
+    tl.static_assert(not isinstance(LIT.type, tl.dtype))
+    # A plain assignment makes a number a tensor in Triton: its type is the
+    # tensor's dtype.
+    lifted = LIT
+    tl.static_assert(lifted.type == EXPECTED)
+    tl.store(out_ptr, lifted)
+
+
+@pytest.mark.parametrize("lit, expected", [(10, tl.int32), (2**40, tl.int64),
+                                           (2.5, tl.float32)])
+def test_types_of_compile_time_values(lit, expected):
+    out = np.zeros(1, np.float64)
+    types_of_values[(1,)](out, lit, expected)
+    assert out[0] == lit
+    assert tl.constexpr_type(3) == tl.constexpr_type(3) != tl.constexpr_type(4)

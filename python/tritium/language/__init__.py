@@ -4,8 +4,8 @@ kernel modules use at import time. See core.py."""
 import builtins
 
 from . import core
-from .core import (DTYPES, Placeholder, block_type, constexpr, dtype,
-                   pointer_type, placeholders)
+from .core import (DTYPES, Placeholder, block_type, constexpr, constexpr_type,
+                   dtype, pointer_type, placeholders)
 from .core import (bfloat16, float8e4b8, float8e4b15, float8e4nv, float8e5,
                    float8e5b16, float16, float32, float64, int1, int8, int16,
                    int32, int64, pi32_t, uint8, uint16, uint32, uint64, void)

@@ -284,6 +284,23 @@ class block_type(dtype):
         return self.element_ty
 
 
+class constexpr_type:
+    """The type of a compile-time value (what ``.type`` of a constexpr is
+    in a kernel): equal when the values are."""
+
+    def __init__(self, value):
+        self.value = _unwrap(value)
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return "constexpr_type[%r]" % (self.value,)
+
+
 void = dtype("void")
 int1 = dtype("int1")
 int8 = dtype("int8")
