@@ -146,6 +146,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
       error = diag;
       return false;
     }
+    mlir::tile::decomposeBf16Dots(module);
   }
   module.walk([&](mlir::scf::ForOp loop) {
     unsigned stages = options.numStages;

@@ -203,6 +203,57 @@ LogicalResult mlir::tile::decomposeDotScaled(Operation *root) {
   return success();
 }
 
+// fp32 products of input precision bf16x3 / bf16x6: each operand x is
+// split into bf16 parts x0 = bf16(x), x1 = bf16(x - x0), x2 = bf16(x - x0 -
+// x1) (two parts for bf16x3, three for bf16x6), and the products xi * yj
+// with i + j < parts are summed, smallest first, into a zero accumulator
+// that is then added to c: bf16 tile.dot ops, which run on tensor cores.
+void mlir::tile::decomposeBf16Dots(Operation *root) {
+  std::vector<DotOp> dots;
+  root->walk([&](DotOp op) {
+    auto aT = cast<RankedTensorType>(op.getA().getType());
+    auto bT = cast<RankedTensorType>(op.getB().getType());
+    auto cT = cast<RankedTensorType>(op.getC().getType());
+    auto prec = op.getInputPrecision();
+    if ((prec == InputPrecision::BF16x3 || prec == InputPrecision::BF16x6) &&
+        cT.getRank() == 2 && aT.getElementType().isF32() && bT.getElementType().isF32() &&
+        cT.getElementType().isF32())
+      dots.push_back(op);
+  });
+  for (DotOp op : dots) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    int parts = op.getInputPrecision() == InputPrecision::BF16x6 ? 3 : 2;
+    auto split = [&](Value x) {
+      auto t = cast<RankedTensorType>(x.getType());
+      auto bt = RankedTensorType::get(t.getShape(), b.getBF16Type());
+      std::vector<Value> out;
+      Value r = x;
+      for (int p = 0; p < parts; ++p) {
+        Value h = arith::TruncFOp::create(b, loc, bt, r);
+        out.push_back(h);
+        if (p + 1 < parts)
+          r = arith::SubFOp::create(b, loc, r, arith::ExtFOp::create(b, loc, t, h));
+      }
+      return out;
+    };
+    std::vector<Value> a = split(op.getA()), bb = split(op.getB());
+    auto cT = cast<RankedTensorType>(op.getC().getType());
+    Value acc = arith::ConstantOp::create(
+        b, loc, cT, DenseElementsAttr::get(cT, b.getF32FloatAttr(0.0f).getValue()));
+    for (int s = parts - 1; s >= 0; --s)
+      for (int i = 0; i <= s; ++i) {
+        int j = s - i;
+        if (i >= parts || j >= parts)
+          continue;
+        acc = DotOp::create(b, loc, cT, a[i], bb[j], acc, InputPrecision::IEEE, 0);
+      }
+    Value d = arith::AddFOp::create(b, loc, op.getC(), acc);
+    op.getD().replaceAllUsesWith(d);
+    op.erase();
+  }
+}
+
 namespace {
 struct TileDecomposeDotScaledPass
     : public mlir::tile::impl::TileDecomposeDotScaledBase<TileDecomposeDotScaledPass> {

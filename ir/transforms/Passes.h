@@ -22,6 +22,11 @@ namespace mlir::tile {
 /// it cannot rewrite.
 LogicalResult decomposeDotScaled(Operation *root);
 
+/// Rewrites every 2-D fp32 tile.dot of input precision bf16x3 or bf16x6
+/// under `root` as products of bf16 parts (for tensor cores), summed as the
+/// interpreter sums them.
+void decomposeBf16Dots(Operation *root);
+
 /// inliner -> canonicalize -> tile-combine -> canonicalize -> cse -> symbol-dce
 void buildTileOptimizePipeline(OpPassManager &pm);
 

@@ -69,6 +69,16 @@ def test_more_warps_than_tiles_stay_on_tensor_cores():
     assert mma_of(ptx) == ["mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"]
 
 
+@pytest.mark.parametrize("precision", ["bf16x3", "bf16x6"])
+def test_fp32_in_bf16_parts_on_tensor_cores(precision):
+    ptx = ptx_of(64, 64, 32, 4, "fp32", "fp32", precision=precision)
+    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"]
+    # Three products of two parts, or six of three.
+    calls = len(re.findall(r"mma\.sync\.aligned", ptx))
+    tiles = (64 // 16) * (64 // 8) * (32 // 16) // 4  # per warp
+    assert calls == tiles * (3 if precision == "bf16x3" else 6)
+
+
 def test_product_outside_loops_loads_vectorized():
     ptx = ptx_of(128, 128, 64, 4, "fp16", "fp32")
     assert "ld.global.v4" in ptx and "cp.async" not in ptx
@@ -98,6 +108,8 @@ needs_gpu = pytest.mark.skipif(torch is None or not torch.cuda.is_available(),
     (64, 64, 64, 4, "i8", "i32", "ieee"),
     (128, 256, 32, 8, "i8", "i32", "ieee"),
     (32, 32, 128, 16, "fp32", "fp32", "tf32"),
+    (64, 64, 64, 4, "fp32", "fp32", "bf16x3"),
+    (64, 64, 64, 4, "fp32", "fp32", "bf16x6"),
     (16, 16, 32, 8, "fp16", "fp32", "ieee"),
 ])
 def test_products_on_the_gpu(M, N, K, warps, a, out, precision):
@@ -121,6 +133,9 @@ def test_products_on_the_gpu(M, N, K, warps, a, out, precision):
     got = z.cpu().numpy()
     if a == "i8":
         np.testing.assert_array_equal(got, ref)
+    elif precision in ("bf16x3", "bf16x6"):
+        # Two or three bf16 parts: far closer than bf16 alone (~4e-3).
+        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
     else:
         np.testing.assert_allclose(got, ref, rtol=1e-2, atol=1e-2)
 
