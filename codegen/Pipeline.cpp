@@ -200,7 +200,11 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
   {
-    // The layouts ride on the ops as `layout` attributes while printing.
+    // The layouts ride on the ops as `layout` attributes while printing;
+    // the module says its target.
+    module->setAttr("tile.target",
+                    mlir::StringAttr::get(module.getContext(),
+                                          "cuda:" + std::to_string(options.computeCapability)));
     annotateLayouts(module, lowering);
     std::string s;
     llvm::raw_string_ostream os(s);

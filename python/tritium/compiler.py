@@ -119,7 +119,13 @@ def compile(src, target=None, options=None):
                         "num_stages": options.get("num_stages", 3),
                         "num_ctas": options.get("num_ctas", 1),
                         "maxnreg": options.get("maxnreg")})
-    cc = _cuda_cc(target)
+    return _compile_signature(fn, kernel, signature, opts, _cuda_cc(target), options)
+
+
+def _compile_signature(fn, kernel, signature, opts, cc, options):
+    """The CompiledKernel of `kernel` (one set of constexprs of `fn`) for
+    `signature`, compiled for compute capability `cc` (0: the
+    interpreter)."""
     lib = _capi.lib()
     with _capi.lock:
         status = lib.tritium_kernel_compile_signature(
@@ -133,3 +139,20 @@ def compile(src, target=None, options=None):
                                               if k in ("num_warps", "num_stages")})
     compiled.asm  # read now: a later compile of the kernel becomes its latest
     return compiled
+
+
+def warmup_for_arch(fn, compiled, arch, options):
+    """`compiled` (a warmup's CompiledKernel) compiled again for the CUDA
+    architecture `arch` ("sm80", "sm_90a", "90", 80), as
+    ``kernel.warmup(..., arch=...)`` asks."""
+    digits = "".join(ch for ch in str(arch) if ch.isdigit())
+    cc = int(digits) if digits else 0
+    if cc not in (80, 86, 87, 89, 90):
+        raise ValueError("warmup: arch %r is not supported (tritium compiles for "
+                         "sm80, sm86, sm87, sm89 and sm90)" % (arch,))
+    opts = fn._options({"num_warps": options.get("num_warps", 4),
+                        "num_stages": options.get("num_stages", 3),
+                        "num_ctas": options.get("num_ctas", 1),
+                        "maxnreg": options.get("maxnreg")})
+    return _compile_signature(fn, compiled._kernel, compiled.metadata.signature, opts,
+                              90 if cc >= 90 else 80, options)

@@ -674,8 +674,15 @@ class JITFunction(KernelInterface):
         """Compiles the specialization `args` select without launching
         (for the GPU too when the tensors are CUDA tensors); returns its
         CompiledKernel, whose ``metadata.signature`` is the specialization
-        ("*fp32:16,*fp32:16,i32,1024")."""
-        return self.run(*args, grid=grid, warmup=True, **kwargs)
+        ("*fp32:16,*fp32:16,i32,1024"). ``arch="sm80"`` (or
+        TRITON_OVERRIDE_ARCH) compiles it for that CUDA architecture
+        instead, with or without a GPU."""
+        arch = kwargs.pop("arch", None) or os.environ.get("TRITON_OVERRIDE_ARCH") or None
+        compiled = self.run(*args, grid=grid, warmup=True, **kwargs)
+        if arch is None:
+            return compiled
+        from .compiler import warmup_for_arch
+        return warmup_for_arch(self, compiled, arch, kwargs)
 
 
 def _split_entries(signature):

@@ -71,3 +71,18 @@ def test_errors():
                                          "n": "i32", "BLOCK": "constexpr"}))
     with pytest.raises(NotImplementedError, match="backend 'hip'"):
         triton.compile(source(), target=GPUTarget("hip", "gfx942", 64))
+
+
+@pytest.mark.parametrize("arch", ["sm80", "sm90"])
+def test_warmup_for_another_arch(arch, monkeypatch):
+    import numpy as np
+    import re
+    x = np.zeros(256, np.float16)
+    h = scale_kernel.warmup(x, x, 256, 2.0, BLOCK=256, arch=arch, grid=(1,))
+    assert re.search(r'tile.target = "cuda:(\d+)"', h.asm["ttgir"]).group(1) == arch[2:]
+    assert ".target sm_%s" % arch[2:] in h.asm["ptx"]
+    monkeypatch.setenv("TRITON_OVERRIDE_ARCH", arch)
+    h = scale_kernel.warmup(x, x, 256, 2.0, BLOCK=256, grid=(1,))
+    assert ".target sm_%s" % arch[2:] in h.asm["ptx"]
+    with pytest.raises(ValueError, match="arch 'sm70' is not supported"):
+        scale_kernel.warmup(x, x, 256, 2.0, BLOCK=256, arch="sm70", grid=(1,))
