@@ -263,7 +263,8 @@ static std::string keyOf(const TValue &v) {
     return "T:" + v.typeStr();
   if (v.kind == TValue::Function)
     return "F:" + v.fn->module->name + "." + v.fn->def->name;
-  return v.typeStr() + ":" + v.repr();
+  // A plain-assigned number answers `.type` as a tensor: its own key.
+  return v.typeStr() + (v.lifted ? "~" : "") + ":" + v.repr();
 }
 
 TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
