@@ -572,8 +572,19 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
                             TValue::tuple(block), TValue::str(s.padding)},
                            where);
       }
-      if (s.kind == ParamSpec::Constexpr)
+      if (s.kind == ParamSpec::Constexpr) {
+        // "@jit:module.name": a @jit function given as a compile-time
+        // argument, named where the compiler's modules define it.
+        if (s.value.rfind("@jit:", 0) == 0) {
+          std::string q = s.value.substr(5);
+          TValue f = q.find('.') == std::string::npos ? em.lookup(q, where)
+                                                      : em.resolveQualified(q, where);
+          if (f.kind != TValue::Function)
+            em.error(where, "'" + q + "' given for this parameter is not a @jit function");
+          return f;
+        }
         return parseConstexprLiteral(s.value);
+      }
       if (s.equalsOne)
         return TValue::integer(1);
       if (divisibility[argNo] > 1)

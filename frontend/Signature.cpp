@@ -118,6 +118,11 @@ std::optional<std::string> parseEntry(const std::string &s, const std::string &w
     }
     return std::nullopt;
   }
+  if (s.rfind("@jit:", 0) == 0) { // a @jit function, by its qualified name
+    p.kind = ParamSpec::Constexpr;
+    p.value = s;
+    return std::nullopt;
+  }
   std::string type = s, attr;
   size_t colon = s.find(':');
   bool quoted = s.front() == '\'' || s.front() == '"';

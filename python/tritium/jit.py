@@ -18,6 +18,7 @@ import inspect
 import keyword
 import os
 import re
+import sys
 import types
 
 from . import _capi, _modules, _source
@@ -377,6 +378,31 @@ class JITFunction(KernelInterface):
             _modules.add(helper.name, helper.path, helper.text)
         _modules.register_modules(made.modules)
 
+    def _function_constexpr(self, name, fn, functions):
+        """The constexpr record naming the @jit function `fn` given for
+        parameter `name` ("@jit:module.fn"); appends what the compiler must
+        be told of its module to `functions`."""
+        c = _capi.Constexpr()
+        c.name = name.encode()
+        c.kind = _capi.CONSTEXPR_LITERAL
+        # Module names of its own, apart from those the kernel's own nested
+        # helpers take (numbered from 1).
+        made = fn._made_for_import([1000000 * (len(functions) + 1)])
+        if made is not None:  # defined inside a function: a module of its own
+            functions.append(("made", made))
+            ref = "%s.%s" % (made.name, fn.fn.__name__)
+        elif fn.fn.__module__ == self.fn.__module__:
+            ref = fn.fn.__name__  # beside the kernel
+        else:
+            module = sys.modules.get(fn.fn.__module__)
+            if module is None:
+                raise TypeError("constexpr '%s': the module of @jit function '%s' "
+                                "is not imported" % (name, fn.__name__))
+            functions.append(("module", module))
+            ref = "%s.%s" % (fn.fn.__module__, fn.fn.__name__)
+        c.s = ("@jit:" + ref).encode()
+        return c
+
     def compile(self, bound, debug=False):
         """The kernel for the constexpr values in `bound`; `debug` keeps
         device_assert."""
@@ -392,9 +418,13 @@ class JITFunction(KernelInterface):
         except (KeyError, TypeError):
             pass
         values = []
+        functions = []  # @jit functions given as constexprs: their modules
         for i in self.constexprs:
             p = self.params[i]
-            value = bound[p.name]
+            value = core._unwrap(bound[p.name])
+            if isinstance(value, JITFunction):
+                values.append(self._function_constexpr(p.name, value, functions))
+                continue
             try:
                 values.append(_constexpr_value(p.name, value))
             except TypeError:
@@ -419,6 +449,12 @@ class JITFunction(KernelInterface):
             _modules.register(self.fn, origin.path, origin.text)
             if made is not None:
                 self._register_made(made)
+            for kind, what in functions:
+                if kind == "made":
+                    self._register_made(what)
+                    _modules.add(what.name, what.path, what.text)
+                else:
+                    _modules.register_modules([what])
             status = lib.tritium_kernel_compile(
                 _capi.compiler(), source.encode(),
                 origin.path.encode(), self.fn.__name__.encode(), array,
