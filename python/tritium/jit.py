@@ -421,9 +421,10 @@ class JITFunction(KernelInterface):
         functions = []  # @jit functions given as constexprs: their modules
         for i in self.constexprs:
             p = self.params[i]
-            value = core._unwrap(bound[p.name])
-            if isinstance(value, JITFunction):
-                values.append(self._function_constexpr(p.name, value, functions))
+            value = bound[p.name]
+            if isinstance(core._unwrap(value), JITFunction):
+                values.append(self._function_constexpr(p.name, core._unwrap(value),
+                                                       functions))
                 continue
             try:
                 values.append(_constexpr_value(p.name, value))
