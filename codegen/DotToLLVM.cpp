@@ -187,6 +187,17 @@ struct MmaGeometry {
         "=r,=r,r,r,r,r,r,r,0,1", false);
   }
 
+  /// One `mma` of a warp's tile: four A and two B registers into the four
+  /// accumulator registers from `acc[cBase]`, updated in place.
+  void issue(llvm::InlineAsm *mma, const std::array<llvm::Value *, 4> &a,
+             const std::array<llvm::Value *, 2> &bb, std::vector<llvm::Value *> &acc,
+             unsigned cBase) const {
+    llvm::Value *res = L.b.CreateCall(mma, {a[0], a[1], a[2], a[3], bb[0], bb[1], acc[cBase],
+                                            acc[cBase + 1], acc[cBase + 2], acc[cBase + 3]});
+    for (unsigned j = 0; j < 4; ++j)
+      acc[cBase + j] = L.b.CreateExtractValue(res, j);
+  }
+
   Lowering &L;
   int64_t M, N;
   unsigned wm, wn;
@@ -331,11 +342,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
           }
           continue;
         }
-        llvm::Value *res = b.CreateCall(
-            mma, {af[mt][0], af[mt][1], af[mt][2], af[mt][3], bf[nt][0], bf[nt][1],
-                  acc[cBase], acc[cBase + 1], acc[cBase + 2], acc[cBase + 3]});
-        for (unsigned j = 0; j < 4; ++j)
-          acc[cBase + j] = b.CreateExtractValue(res, j);
+        G.issue(mma, af[mt], bf[nt], acc, cBase);
       }
   }
   L.set(op, Lowered{lc, acc});
@@ -409,13 +416,7 @@ LogicalResult dotMmaTf32(Lowering &L, tile::DotOp op) {
         bSmall[nt][j] = small;
       }
     auto product = [&](std::array<llvm::Value *, 4> &a, std::array<llvm::Value *, 2> &bb,
-                       unsigned cBase) {
-      llvm::Value *res = b.CreateCall(
-          mma, {a[0], a[1], a[2], a[3], bb[0], bb[1], acc[cBase], acc[cBase + 1],
-                acc[cBase + 2], acc[cBase + 3]});
-      for (unsigned j = 0; j < 4; ++j)
-        acc[cBase + j] = b.CreateExtractValue(res, j);
-    };
+                       unsigned cBase) { G.issue(mma, a, bb, acc, cBase); };
     for (int64_t mt = 0; mt < mTiles; ++mt)
       for (int64_t nt = 0; nt < nTiles; ++nt) {
         unsigned cBase = unsigned(4 * (nt + nTiles * mt));
@@ -521,12 +522,7 @@ LogicalResult dotMma8Bit(Lowering &L, tile::DotOp op) {
     }
     for (int64_t mt = 0; mt < mTiles; ++mt)
       for (int64_t nt = 0; nt < nTiles; ++nt) {
-        unsigned cBase = unsigned(4 * (nt + nTiles * mt));
-        llvm::Value *res = b.CreateCall(
-            mma, {af[mt][0], af[mt][1], af[mt][2], af[mt][3], bf[nt][0], bf[nt][1],
-                  acc[cBase], acc[cBase + 1], acc[cBase + 2], acc[cBase + 3]});
-        for (unsigned j = 0; j < 4; ++j)
-          acc[cBase + j] = b.CreateExtractValue(res, j);
+        G.issue(mma, af[mt], bf[nt], acc, unsigned(4 * (nt + nTiles * mt)));
       }
   }
   L.set(op, Lowered{lc, acc});
