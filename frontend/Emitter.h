@@ -277,6 +277,15 @@ TValue parseConstexprLiteral(const std::string &s);
 /// Names assigned anywhere in a block (targets of assignments, for loops).
 void collectAssigned(const Block &block, std::vector<std::string> &out);
 
+/// The variable counting the loops being emitted (IRGenStmt/IRGenLoop).
+inline constexpr const char *kLoopDepth = "$loop";
+/// Whether two values are the same (IR value, constexpr, structure).
+bool sameValue(const TValue &a, const TValue &c);
+/// The runtime leaves of a value, in order (IRGenStmt.cpp says which).
+void leaves(const TValue &v, std::vector<TValue> &out);
+/// `tmpl` with each runtime leaf replaced by `leaf(old leaf)`.
+TValue rebuildLeaves(const TValue &tmpl, const std::function<TValue(const TValue &)> &leaf);
+
 } // namespace tritium::fe
 
 #endif // TRITIUM_FRONTEND_EMITTER_H
