@@ -220,8 +220,8 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   // Operands already in shared memory (slots of asynchronous copies) are
   // read in place, with their own row strides.
   const unsigned pad = 8;
-  unsigned aStride = unsigned(K + pad), bStride = unsigned(N + pad);
-  unsigned bOffset = unsigned(M * aStride * 2);
+  SharedLayout aL = SharedLayout::padded(M, K, 2, pad), bL = SharedLayout::padded(K, N, 2, pad);
+  unsigned bOffset = unsigned(aL.bytes());
   auto aTile = L.sharedTiles.find(op.getA());
   auto bTile = L.sharedTiles.find(op.getB());
   bool aStaged = aTile == L.sharedTiles.end(), bStaged = bTile == L.sharedTiles.end();
@@ -252,14 +252,14 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     aBase = L.i32(L.scratchStart());
   } else if (aRegs.empty()) {
     aBase = aTile->second.byteOffset;
-    aStride = aTile->second.rowStride;
+    aL = aTile->second.layout;
   }
   bool bTransposed = false; // B stored as [N, K]
   if (bStaged) {
     bBase = L.i32(L.scratchStart() + bOffset);
   } else {
     bBase = bTile->second.byteOffset;
-    bStride = bTile->second.rowStride;
+    bL = bTile->second.layout;
     bTransposed = bTile->second.transposed;
   }
   if (aTile != L.sharedTiles.end() && aTile->second.transposed)
@@ -270,9 +270,11 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   MmaGeometry G(L, M, N, wm, wn);
   llvm::Value *r8 = G.r8, *mat1 = G.mat1, *mat2 = G.mat2;
   llvm::InlineAsm *ldA = G.ldmatrix(false), *ldBT = G.ldmatrix(true);
-  auto sharedAddr = [&](llvm::Value *elemIndex, llvm::Value *base) {
-    return b.CreatePtrToInt(
-        L.sharedBytePtr(b.CreateAdd(base, b.CreateShl(elemIndex, 1))), i64);
+  // Address of element (row, col) of a tile stored in `l` from `base`.
+  auto sharedAddr = [&](const SharedLayout &l, llvm::Value *base, llvm::Value *row,
+                        llvm::Value *col) {
+    return b.CreatePtrToInt(L.sharedBytePtr(b.CreateAdd(base, L.sharedOffset(l, row, col))),
+                            i64);
   };
   bool f16Acc = cT.getElementType().isF16();
   llvm::InlineAsm *mma = f16Acc ? G.mmaF16() : G.mma("m16n8k16", bf16 ? "bf16" : "f16");
@@ -303,8 +305,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
       }
       llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
       llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat2, 3));
-      llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(aStride)), col);
-      llvm::Value *r = b.CreateCall(ldA, {sharedAddr(idx, aBase)});
+      llvm::Value *r = b.CreateCall(ldA, {sharedAddr(aL, aBase, row, col)});
       for (unsigned j = 0; j < 4; ++j)
         af[mt][j] = b.CreateExtractValue(r, j);
     }
@@ -317,12 +318,10 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
       if (bTransposed) { // rows are n: the fragments need no transpose
         llvm::Value *row = b.CreateAdd(n, r8);
         llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat1, 3));
-        llvm::Value *idx = b.CreateAdd(b.CreateMul(row, L.i32(bStride)), col);
-        r = b.CreateCall(ldA, {sharedAddr(idx, bBase)});
+        r = b.CreateCall(ldA, {sharedAddr(bL, bBase, row, col)});
       } else {
         llvm::Value *krow = b.CreateAdd(L.i32(kt * 16), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
-        llvm::Value *idx = b.CreateAdd(b.CreateMul(krow, L.i32(bStride)), n);
-        r = b.CreateCall(ldBT, {sharedAddr(idx, bBase)});
+        r = b.CreateCall(ldBT, {sharedAddr(bL, bBase, krow, n)});
       }
       bf[nt] = {b.CreateExtractValue(r, 0), b.CreateExtractValue(r, 1)};
       if (other != nt)
@@ -531,6 +530,8 @@ LogicalResult dotMma8Bit(Lowering &L, tile::DotOp op) {
 
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
+  if (dotUsesWgmma(op, parseCudaTarget(L.target.name()), L.numWarps))
+    return emitWgmmaDot(L, op);
   if (mmaEligible(L, op)) {
     Type et = cast<RankedTensorType>(op.getA().getType()).getElementType();
     return et.isF32()               ? dotMmaTf32(L, op)

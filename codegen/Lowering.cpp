@@ -197,6 +197,54 @@ llvm::Value *Lowering::sharedPtr(llvm::Type *ty, llvm::Value *index,
   return b.CreateGEP(ty, base, index);
 }
 
+static llvm::Type *memType(Lowering &L, llvm::Type *t);
+
+llvm::Value *Lowering::sharedOffset(const SharedLayout &l, llvm::Value *row,
+                                    llvm::Value *col) {
+  if (!l.isSwizzled())
+    return b.CreateMul(b.CreateAdd(b.CreateMul(row, i32(l.cols + l.pad)), col),
+                       i32(l.elemBytes));
+  unsigned s = l.swizzleBytes;
+  llvm::Value *block = b.CreateUDiv(col, i32(l.blockCols()));
+  llvm::Value *within = b.CreateURem(col, i32(l.blockCols()));
+  llvm::Value *o = b.CreateAdd(b.CreateMul(row, i32(s)), b.CreateMul(within, i32(l.elemBytes)));
+  llvm::Value *x = b.CreateShl(b.CreateAnd(b.CreateLShr(o, 7), i32(s / 16 - 1)), 4);
+  return b.CreateAdd(b.CreateMul(block, i32(l.blockBytes())), b.CreateXor(o, x));
+}
+
+void Lowering::storeToSharedLayout(const Lowered &src, llvm::Type *ty,
+                                   const SharedLayout &layout, llvm::Value *byteOffset) {
+  const LinearLayout &from = *src.layout;
+  llvm::Type *mt = memType(*this, ty);
+  unsigned eb = storeBytes(mt);
+  unsigned cols = unsigned(from.shape().back());
+  unsigned sv = std::min<unsigned>(from.contiguousRegs(from.rank() - 1), 16 / eb);
+  while (sv > 1 && cols % sv)
+    sv /= 2;
+  sv = std::max(1u, sv);
+  for (unsigned r = 0; r < from.numRegs(); r += sv) {
+    if (from.isReplicaReg(r))
+      continue;
+    llvm::Value *lin = linearCoord(from, r);
+    llvm::Value *row = b.CreateUDiv(lin, i32(cols)), *col = b.CreateURem(lin, i32(cols));
+    llvm::Value *p = sharedBytePtr(b.CreateAdd(byteOffset, sharedOffset(layout, row, col)));
+    if (sv == 1) {
+      storeShared(src.regs[r], p);
+      continue;
+    }
+    llvm::Value *vec = llvm::UndefValue::get(llvm::FixedVectorType::get(mt, sv));
+    for (unsigned i = 0; i < sv; ++i) {
+      llvm::Value *x = src.regs[r + i];
+      if (ty->isPointerTy())
+        x = b.CreatePtrToInt(x, mt);
+      else if (ty->isIntegerTy(1))
+        x = b.CreateZExt(x, mt);
+      vec = b.CreateInsertElement(vec, x, i);
+    }
+    b.CreateAlignedStore(vec, p, llvm::Align(sv * eb));
+  }
+}
+
 llvm::Value *Lowering::sharedBytePtr(llvm::Value *byteOffset) {
   return b.CreateGEP(b.getInt8Ty(), smem_, byteOffset);
 }
@@ -480,7 +528,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
       mod, smemTy, false, llvm::GlobalValue::ExternalLinkage, nullptr,
       "tritium_smem", nullptr, llvm::GlobalValue::NotThreadLocal,
       target.sharedAddrSpace());
-  smem_->setAlignment(llvm::Align(16));
+  smem_->setAlignment(llvm::Align(1024));
 
   // The slots of asynchronous copies come first, for the whole kernel.
   func.walk([&](mlir::tile::AsyncCopyOp copy) {
@@ -491,10 +539,12 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
     unsigned eb = storeBytes(llvmType(pointee));
     int64_t rows = t.getNumElements() / t.getShape().back();
-    buf.rowStride = unsigned(t.getShape().back() + 8);
-    buf.slotBytes = unsigned(rows * buf.rowStride * eb);
+    // Padding of 8 elements where the tile cannot be swizzled; buffers
+    // start on 1024-byte boundaries, where swizzle patterns start.
+    buf.layout = SharedLayout::best(rows, t.getShape().back(), eb, 8);
+    buf.slotBytes = unsigned(buf.layout.bytes());
     buf.offset = scratchBase;
-    scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 127) / 128 * 128;
+    scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 1023) / 1024 * 1024;
   });
   sharedBytes = scratchBase;
   // The buffers' lives end with the last op of the kernel's body that

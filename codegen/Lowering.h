@@ -18,6 +18,7 @@
 
 #include "codegen/TargetInfo.h"
 #include "codegen/layouts/LinearLayout.h"
+#include "codegen/layouts/SharedLayout.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -30,6 +31,9 @@
 #include <memory>
 
 namespace mlir {
+namespace tile {
+class DotOp;
+} // namespace tile
 class ModuleOp;
 class RankedTensorType;
 } // namespace mlir
@@ -160,10 +164,11 @@ public:
   llvm::Value *sharedBytePtr(llvm::Value *byteOffset);
 
   /// The slots of one shared buffer filled by tile.async_copy, at the start
-  /// of shared memory. Tiles are row-major with `rowStride` elements per row
-  /// (8 more than a row holds, to spread rows over the banks).
+  /// of shared memory, each holding one tile in `layout` (swizzled where
+  /// the tile allows, so that tensor cores read it without bank conflicts).
   struct SharedBuffer {
-    unsigned offset = 0, slotBytes = 0, rowStride = 0;
+    unsigned offset = 0, slotBytes = 0;
+    SharedLayout layout;
   };
   std::map<int64_t, SharedBuffer> sharedBuffers;
   unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
@@ -173,14 +178,21 @@ public:
   bool buffersLive = false;
   unsigned scratchStart() const { return buffersLive ? scratchBase : 0; }
   /// A tile.shared_load read in place by its users (tensor-core products),
-  /// or its transpose: the byte offset (i32) of the stored tile's element
-  /// (0, 0), its row stride, and whether the value is the stored tile
-  /// transposed.
+  /// or its transpose: the byte offset (i32) where the stored tile starts,
+  /// its layout there, and whether the value is the stored tile transposed.
   struct SharedTile {
     llvm::Value *byteOffset;
-    unsigned rowStride;
+    SharedLayout layout;
     bool transposed = false;
   };
+  /// Byte offset (i32) of element (row, col) of a tile in `layout`,
+  /// relative to where the tile starts.
+  llvm::Value *sharedOffset(const SharedLayout &layout, llvm::Value *row, llvm::Value *col);
+  /// Writes the registers of `src` (a 2-D tile, or rows of leading
+  /// dimensions) into shared memory at `byteOffset` bytes past the start
+  /// of shared memory, in `layout` (runs of up to 16 bytes per store).
+  void storeToSharedLayout(const Lowered &src, llvm::Type *ty, const SharedLayout &layout,
+                           llvm::Value *byteOffset);
   llvm::DenseMap<mlir::Value, SharedTile> sharedTiles;
   llvm::Value *loadShared(llvm::Type *ty, llvm::Value *ptr);
   void storeShared(llvm::Value *v, llvm::Value *ptr);
@@ -237,6 +249,12 @@ llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
 /// True when `dot` (a tile.dot) runs on tensor cores (mma.sync) for this
 /// compute capability and warp count (DotToLLVM.cpp).
 bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
+/// True when `dot` runs on Hopper's warpgroup MMA (wgmma, sm_90a) for this
+/// compute capability and warp count (nvidia/WgmmaToLLVM.cpp); such a
+/// product also satisfies dotUsesMma.
+bool dotUsesWgmma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
+/// Lowers a tile.dot for which dotUsesWgmma holds.
+mlir::LogicalResult emitWgmmaDot(Lowering &L, mlir::tile::DotOp dot);
 /// True when every use of `v` (a 16-bit float tile) can read it in place
 /// from shared memory: as operand A or B of a tensor-core product, or
 /// transposed (one tile.trans) as operand B.

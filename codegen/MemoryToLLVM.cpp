@@ -521,8 +521,14 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   unsigned eb = L.storeBytes(vt);
   unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, layout->rank() - 1);
   unsigned bytes = vec * eb;
-  unsigned pad = buf.rowStride - unsigned(layout->shape().back());
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
+  unsigned cols = unsigned(layout->shape().back());
+  // Byte offset of register g's run in the slot.
+  auto offsetOf = [&](unsigned g) {
+    llvm::Value *lin = L.linearCoord(*layout, g);
+    return L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
+                          b.CreateURem(lin, L.i32(cols)));
+  };
   auto *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
   if (!L.buffersLive) {
     // The staging area overlapped the buffers until now: every thread is
@@ -542,9 +548,7 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   for (unsigned g = 0; g < ptrs.size(); g += vec) {
     if (layout->isReplicaReg(g))
       continue;
-    llvm::Value *off = b.CreateAdd(
-        base, b.CreateMul(L.linearCoord(*layout, g, pad), L.i32(eb)));
-    llvm::Value *dst = L.sharedBytePtr(off);
+    llvm::Value *dst = L.sharedBytePtr(b.CreateAdd(base, offsetOf(g)));
     if (bytes < 4) {
       llvm::Value *v = b.CreateCall(loadOne, {ptrs[g], mask.empty() ? b.getTrue() : mask[g]});
       b.CreateStore(v, dst);
@@ -588,18 +592,19 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
       tensorCoresReadInPlace(op.getResult(), parseCudaTarget(L.target.name()), L.numWarps);
   LayoutRef layout = L.defaultLayout(op.getType());
   if (inPlace) {
-    L.sharedTiles[op.getResult()] = {base, buf.rowStride};
+    L.sharedTiles[op.getResult()] = {base, buf.layout};
     L.set(op.getResult(), Lowered{layout, {}});
     return success();
   }
   auto t = cast<RankedTensorType>(op.getType());
   llvm::Type *et = L.llvmType(t.getElementType());
-  unsigned eb = L.storeBytes(et);
-  unsigned pad = buf.rowStride - unsigned(t.getShape().back());
+  unsigned cols = unsigned(t.getShape().back());
   std::vector<llvm::Value *> regs;
   for (unsigned r = 0; r < layout->numRegs(); ++r) {
-    llvm::Value *off = b.CreateAdd(base, b.CreateMul(L.linearCoord(*layout, r, pad), L.i32(eb)));
-    regs.push_back(b.CreateLoad(et, L.sharedBytePtr(off)));
+    llvm::Value *lin = L.linearCoord(*layout, r);
+    llvm::Value *off = L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
+                                      b.CreateURem(lin, L.i32(cols)));
+    regs.push_back(b.CreateLoad(et, L.sharedBytePtr(b.CreateAdd(base, off))));
   }
   L.set(op.getResult(), Lowered{layout, regs});
   return success();

@@ -185,6 +185,19 @@ LinearLayout LinearLayout::mmaAccumulator(int64_t M, int64_t N, unsigned wm, uns
   return LinearLayout({M, N}, reg, lane, warp);
 }
 
+LinearLayout LinearLayout::wgmmaAccumulator(int64_t M, int64_t N, unsigned wgm,
+                                            unsigned wgn) {
+  std::vector<Coord> reg = {{0, 1}, {8, 0}};
+  std::vector<Coord> lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  std::vector<Coord> warp = {{16, 0}, {32, 0}};
+  int64_t perGroupN = std::max<int64_t>(8, N / wgn);
+  repeat2d(reg, 8, perGroupN, log2Ceil(perGroupN / 8), true);
+  repeat2d(warp, 64, M, log2Ceil(wgm), false);
+  repeat2d(warp, perGroupN, N, log2Ceil(wgn), true);
+  repeat2d(reg, 64 * wgm, M, log2Ceil(std::max<int64_t>(1, M / (64 * wgm))), false);
+  return LinearLayout({M, N}, reg, lane, warp);
+}
+
 LinearLayout LinearLayout::mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn) {
   std::vector<Coord> reg = {{0, 1}, {8, 0}, {0, 8}};
   std::vector<Coord> lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};

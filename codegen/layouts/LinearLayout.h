@@ -82,6 +82,14 @@ public:
   /// hold replicas. Consecutive register pairs are the instruction's
   /// 32-bit A registers.
   static LinearLayout mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn);
+  /// The accumulator of wgmma m64nNk over [M, N] with `wgm` x `wgn`
+  /// warpgroups: each warpgroup owns a contiguous [64, N / wgn] block per
+  /// m64 step; its four warps take 16 rows each, with the lanes and
+  /// registers of an m16n8 accumulator repeated along N; warpgroups tile M
+  /// first, then N; then repeats over M. With wgn = 1 this is
+  /// mmaAccumulator(M, N, 4 * wgm, 1), so the operand A of a chained
+  /// product is mmaOperandA(M, K, 4 * wgm, 1).
+  static LinearLayout wgmmaAccumulator(int64_t M, int64_t N, unsigned wgm, unsigned wgn);
 
   const std::vector<int64_t> &shape() const { return shape_; }
   unsigned rank() const { return shape_.size(); }

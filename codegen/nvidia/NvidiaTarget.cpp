@@ -160,7 +160,8 @@ llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc) {
     if (!t)
       return nullptr;
     llvm::TargetOptions opts;
-    tm.reset(t->createTargetMachine(triple, "sm_" + std::to_string(cc),
+    // sm_90a: Hopper's architecture-specific instructions (wgmma).
+    tm.reset(t->createTargetMachine(triple, "sm_" + std::to_string(cc) + (cc == 90 ? "a" : ""),
                                     // PTX 8.4 for fp8 mma.sync (sm_89+).
                                     cc >= 89 ? "+ptx84" : "+ptx80", opts, std::nullopt,
                                     std::nullopt,

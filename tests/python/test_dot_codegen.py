@@ -1,5 +1,6 @@
-"""Which instructions a product compiles to (cross-compiled for cuda:90, no
-GPU needed): tensor cores for fp16 products accumulating in fp16, for int8
+"""Which instructions a product compiles to (cross-compiled for cuda:80 and
+cuda:90, no GPU needed): tensor cores (mma.sync on sm_80, wgmma on sm_90
+where a warpgroup's m64 tiles fit) for fp16 products accumulating in fp16, for int8
 products, for tf32 with more warps than m16n8 tiles; operands of a product
 outside loops loaded with vectorized global loads; 64-bit elements stored
 as v2.b64. With a CUDA GPU the same products run and match a reference."""
@@ -31,7 +32,7 @@ SIG = {"fp16": "*fp16", "fp32": "*fp32", "fp64": "*fp64", "i8": "*i8", "i32": "*
 TL = {"fp16": tl.float16, "fp32": tl.float32, "fp64": tl.float64, "i32": tl.int32}
 
 
-def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False):
+def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False, cc=90):
     signature = {"X": SIG[a], "Y": SIG[a], "Z": SIG[out], "stride_zm": "i32",
                  "stride_zn": "i32", "M": "constexpr", "N": "constexpr",
                  "K": "constexpr", "PRECISION": "constexpr", "OUT": "constexpr"}
@@ -45,7 +46,7 @@ def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False):
              (2,): [["tt.divisibility", 16]],
              (list(signature).index(other),): [["tt.divisibility", 16]]}
     k = triton.compile(ASTSource(dot_kernel, signature, constexprs=constexprs, attrs=attrs),
-                       target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
+                       target=GPUTarget("cuda", cc, 32), options={"num_warps": warps})
     return k.asm["ptx"]
 
 
@@ -53,9 +54,37 @@ def mma_of(ptx):
     return sorted(set(re.findall(r"mma\.sync\.aligned\.[\w.]+", ptx)))
 
 
+def wgmma_of(ptx):
+    return sorted(set(re.findall(r"wgmma\.mma_async\.sync\.aligned\.[\w.]+", ptx)))
+
+
 def test_fp16_accumulator_on_tensor_cores():
-    ptx = ptx_of(128, 128, 64, 4, "fp16", "fp16")
+    ptx = ptx_of(128, 128, 64, 4, "fp16", "fp16", cc=80)
     assert mma_of(ptx) == ["mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"]
+    ptx = ptx_of(128, 128, 64, 4, "fp16", "fp16")
+    assert wgmma_of(ptx) == ["wgmma.mma_async.sync.aligned.m64n128k16.f16.f16.f16"]
+    assert mma_of(ptx) == []
+
+
+@pytest.mark.parametrize("M,N,warps,instr,count", [
+    (128, 256, 8, "m64n256k16", 4),  # two warpgroups along M
+    (64, 256, 8, "m64n128k16", 4),   # two along N, 128 columns each
+    (256, 64, 4, "m64n64k16", 16),   # one warpgroup, four m64 steps
+])
+def test_warpgroups_on_sm90(M, N, warps, instr, count):
+    ptx = ptx_of(M, N, 64, warps, "fp16", "fp32")
+    assert wgmma_of(ptx) == ["wgmma.mma_async.sync.aligned.%s.f32.f16.f16" % instr]
+    assert len(re.findall(r"wgmma\.mma_async", ptx)) == count
+    for op in ("wgmma.fence", "wgmma.commit_group", "wgmma.wait_group",
+               "fence.proxy.async"):  # operands staged by the product itself
+        assert op in ptx
+
+
+def test_small_tiles_stay_on_mma_sync_on_sm90():
+    # 32 rows do not fill a warpgroup's m64.
+    ptx = ptx_of(32, 64, 32, 4, "fp16", "fp32")
+    assert wgmma_of(ptx) == []
+    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"]
 
 
 def test_int8_on_tensor_cores():
@@ -71,12 +100,17 @@ def test_more_warps_than_tiles_stay_on_tensor_cores():
 
 @pytest.mark.parametrize("precision", ["bf16x3", "bf16x6"])
 def test_fp32_in_bf16_parts_on_tensor_cores(precision):
-    ptx = ptx_of(64, 64, 32, 4, "fp32", "fp32", precision=precision)
+    ptx = ptx_of(64, 64, 32, 4, "fp32", "fp32", precision=precision, cc=80)
     assert mma_of(ptx) == ["mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"]
     # Three products of two parts, or six of three.
     calls = len(re.findall(r"mma\.sync\.aligned", ptx))
     tiles = (64 // 16) * (64 // 8) * (32 // 16) // 4  # per warp
     assert calls == tiles * (3 if precision == "bf16x3" else 6)
+    # On sm_90: one m64n64k16 per k step of each product.
+    ptx = ptx_of(64, 64, 32, 4, "fp32", "fp32", precision=precision)
+    assert wgmma_of(ptx) == ["wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"]
+    calls = len(re.findall(r"wgmma\.mma_async", ptx))
+    assert calls == (32 // 16) * (3 if precision == "bf16x3" else 6)
 
 
 def test_product_outside_loops_loads_vectorized():

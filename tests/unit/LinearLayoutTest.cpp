@@ -185,3 +185,36 @@ TEST_CASE("mma.sync fragments: accumulator and operand A as PTX places them",
   CHECK_FALSE(LinearLayout::threadLocalMap(LinearLayout::mmaAccumulator(128, 64, 4, 2),
                                            LinearLayout::mmaOperandA(128, 64, 4, 2)));
 }
+
+TEST_CASE("wgmma accumulator: four warps of 16 rows per m64, warpgroups on M then N",
+          "[layout]") {
+  // One warpgroup, m64n32: warp w holds rows 16w.., each n8 step is an
+  // m16n8 accumulator, registers 4j..4j+3 for columns 8j..8j+7.
+  auto acc = LinearLayout::wgmmaAccumulator(64, 32, 1, 1);
+  CHECK(acc.numRegs() == 16);
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      int64_t g = lane / 4, t = lane % 4;
+      for (int64_t j = 0; j < 4; ++j) {
+        CHECK(acc.apply(4 * j + 0, lane, w) == Coord{16 * w + g, 8 * j + 2 * t});
+        CHECK(acc.apply(4 * j + 1, lane, w) == Coord{16 * w + g, 8 * j + 2 * t + 1});
+        CHECK(acc.apply(4 * j + 3, lane, w) == Coord{16 * w + g + 8, 8 * j + 2 * t + 1});
+      }
+    }
+  // Without a split of N it is the mma.sync accumulator with all warps on M.
+  CHECK(LinearLayout::wgmmaAccumulator(128, 256, 2, 1) ==
+        LinearLayout::mmaAccumulator(128, 256, 8, 1));
+  CHECK(LinearLayout::wgmmaAccumulator(256, 64, 2, 1) ==
+        LinearLayout::mmaAccumulator(256, 64, 8, 1));
+  // Two warpgroups over N on an m64 tile: contiguous halves of N.
+  auto split = LinearLayout::wgmmaAccumulator(64, 128, 1, 2);
+  CHECK(split.apply(0, 0, 4) == Coord{0, 64});
+  CHECK(split.apply(4 * 7 + 1, 3, 4) == Coord{8 * 0 + 0, 64 + 56 + 7});
+  for (auto &[c, n] : coverage(split))
+    CHECK(n == 1);
+  CHECK(coverage(split).size() == 64 * 128);
+  // Repeats over M: warpgroup g's second m64 step starts 64 * wgm rows on.
+  auto rep = LinearLayout::wgmmaAccumulator(256, 16, 2, 1);
+  CHECK(rep.apply(8, 0, 0) == Coord{128, 0});
+  CHECK(rep.apply(0, 0, 4) == Coord{64, 0});
+}

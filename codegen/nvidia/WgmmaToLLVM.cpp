@@ -1,0 +1,365 @@
+//===- WgmmaToLLVM.cpp - tl.dot on Hopper's warpgroup MMA (sm_90a) --------===//
+//
+// wgmma.mma_async.m64nNk16 for fp16/bf16 operands with an fp32 (or, for
+// fp16, an fp16) accumulator. Each warpgroup (four warps) owns m64 steps of
+// the accumulator (wgmmaAccumulator): warpgroups go along M first, then
+// split N into contiguous parts.
+//
+// Operands are read from shared memory through matrix descriptors: the
+// tile sits in its swizzled SharedLayout (column blocks of S = 32, 64 or
+// 128 bytes, 8-row atoms of 8 * S bytes). A tile whose contiguous axis is K
+// ("K-major": A as [M, K], B stored [N, K] and used through tl.trans) is
+// read with the stride byte offset (SBO) of one atom, 8 * S; one whose
+// contiguous axis is M or N ("MN-major": B as [K, N], A stored [K, M]) is
+// read transposed (imm-trans), with SBO = 8 * S between 8-row groups of K
+// and the leading byte offset (LBO) between column blocks. Slots of the
+// software pipeliner are read in place; other operands are stored into the
+// staging area in the same form first (a proxy fence makes those generic
+// writes visible to the tensor cores). Operand A that is already in the
+// registers of mma's A fragment (a chained product: attention's P @ V)
+// stays in registers.
+//
+// The products of one tl.dot form one wgmma group: fence, the k steps,
+// commit, and a wait that ties the accumulator registers so that nothing
+// reads them before the group is done.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Lowering.h"
+#include "codegen/Pipeline.h"
+
+#include "ir/TileDialect.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/IR/InlineAsm.h"
+
+using namespace mlir;
+using namespace tritium::codegen;
+namespace tile = mlir::tile;
+
+namespace {
+
+/// Warpgroups over (M, N): M first, in m64 steps.
+struct WgmmaShape {
+  unsigned wgM = 1, wgN = 1;
+  int64_t perGroupN = 0, instrN = 0;
+};
+
+std::optional<WgmmaShape> wgmmaShape(int64_t M, int64_t N, unsigned numWarps) {
+  if (numWarps % 4 || M % 64)
+    return std::nullopt;
+  WgmmaShape s;
+  unsigned groups = numWarps / 4;
+  while (s.wgM * 2 <= groups && M / (64 * s.wgM * 2) >= 1)
+    s.wgM *= 2;
+  s.wgN = groups / s.wgM;
+  s.perGroupN = N / s.wgN;
+  if (N % s.wgN || s.perGroupN % 16)
+    return std::nullopt;
+  s.instrN = std::min<int64_t>(256, s.perGroupN);
+  if (s.perGroupN % s.instrN)
+    return std::nullopt;
+  return s;
+}
+
+bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/// The layout of a product's operand tile stored [rows, cols], as the
+/// pipeliner's slots and the staging here lay it out.
+std::optional<SharedLayout> operandLayout(int64_t rows, int64_t cols) {
+  auto s = SharedLayout::swizzleFor(rows, cols, 2);
+  if (!s)
+    return std::nullopt;
+  return SharedLayout::swizzled(rows, cols, 2, *s);
+}
+
+/// Descriptor mode bits (62-63) of a swizzle width.
+uint64_t swizzleMode(unsigned bytes) {
+  return bytes == 128 ? 1 : bytes == 64 ? 2 : bytes == 32 ? 3 : 0;
+}
+
+llvm::InlineAsm *asmStmt(Lowering &L, const std::string &text) {
+  return llvm::InlineAsm::get(llvm::FunctionType::get(L.b.getVoidTy(), {}, false), text, "",
+                              true);
+}
+
+/// One operand of the product in shared memory: where its stored tile
+/// starts (i32 bytes), its layout, and whether the stored tile's
+/// contiguous axis is K.
+struct SharedOperand {
+  llvm::Value *base;
+  SharedLayout layout;
+  bool kMajor;
+};
+
+} // namespace
+
+bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
+                                    unsigned numWarps) {
+  auto op = dyn_cast<tile::DotOp>(o);
+  if (!op || computeCapability != 90)
+    return false;
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto bT = cast<RankedTensorType>(op.getB().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  if (cT.getRank() != 2)
+    return false;
+  Type ae = aT.getElementType(), be = bT.getElementType(), ce = cT.getElementType();
+  bool f16 = ae.isF16() && be.isF16(), bf16 = ae.isBF16() && be.isBF16();
+  if (!(f16 || bf16) || !(ce.isF32() || (f16 && ce.isF16())))
+    return false;
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  if (!isPow2(M) || !isPow2(N) || !isPow2(K) || K % 16)
+    return false;
+  auto shape = wgmmaShape(M, N, numWarps);
+  if (!shape)
+    return false;
+  // Every operand tile must be swizzle-able in the form it may be stored:
+  // [M, K] or [K, M] for A, [K, N] or [N, K] for B. An MN-major B's part
+  // per warpgroup starts on a column block.
+  auto bl = operandLayout(K, N);
+  if (!operandLayout(M, K) || !operandLayout(K, M) || !bl || !operandLayout(N, K))
+    return false;
+  return shape->perGroupN % bl->blockCols() == 0 || shape->wgN == 1;
+}
+
+LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
+  auto &b = L.b;
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
+  WgmmaShape ws = *wgmmaShape(M, N, L.numWarps);
+  bool bf16 = aT.getElementType().isBF16();
+  bool f16Acc = cT.getElementType().isF16();
+  llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  LayoutRef lc = L.share(LinearLayout::wgmmaAccumulator(M, N, ws.wgM, ws.wgN));
+
+  // Operand A in the registers of mma's A fragment stays there.
+  std::vector<llvm::Value *> aRegs;
+  auto aTile = L.sharedTiles.find(op.getA());
+  auto bTile = L.sharedTiles.find(op.getB());
+  if (aTile == L.sharedTiles.end()) {
+    Lowered &av = L.get(op.getA());
+    if (auto map = LinearLayout::threadLocalMap(
+            *av.layout, LinearLayout::mmaOperandA(M, K, 4 * ws.wgM, ws.wgN)))
+      for (unsigned r : *map)
+        aRegs.push_back(av.regs[r]);
+  }
+  bool stageA = aRegs.empty() && aTile == L.sharedTiles.end();
+  bool stageB = bTile == L.sharedTiles.end();
+  std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
+
+  // Operands in shared memory; the rest staged, A then B, each on a
+  // 1024-byte boundary of the staging area.
+  SharedOperand a{nullptr, {}, true}, bo{nullptr, {}, false};
+  if (stageA || stageB) {
+    unsigned at = 0;
+    L.barrier(); // the staging area's last readers are done
+    if (stageA) {
+      a = {L.i32(L.scratchStart()), *operandLayout(M, K), true};
+      L.storeToSharedLayout(L.get(op.getA()), et, a.layout, a.base);
+      at = unsigned((a.layout.bytes() + 1023) / 1024 * 1024);
+    }
+    if (stageB) {
+      bo = {L.i32(L.scratchStart() + at), *operandLayout(K, N), false};
+      L.storeToSharedLayout(L.get(op.getB()), et, bo.layout, bo.base);
+      at += unsigned(bo.layout.bytes());
+    }
+    L.reserveShared(at);
+    b.CreateCall(asmStmt(L, "fence.proxy.async.shared::cta;"), {});
+    L.barrier();
+  }
+  if (!aRegs.empty()) {
+  } else if (!stageA) {
+    // A slot holds [M, K] (K-major) or, read through tl.trans, [K, M].
+    a = {aTile->second.byteOffset, aTile->second.layout, !aTile->second.transposed};
+  }
+  if (!stageB) // [K, N] (MN-major) or, through tl.trans, [N, K]
+    bo = {bTile->second.byteOffset, bTile->second.layout, bTile->second.transposed};
+  for (SharedOperand *s : {&a, &bo})
+    if (s->base && !s->layout.isSwizzled())
+      return L.fail(op, "internal error: wgmma operand in an unswizzled shared tile");
+
+  // Warpgroup coordinates.
+  llvm::Value *wg = b.CreateLShr(L.warpId(), 2);
+  llvm::Value *wgM = b.CreateAnd(wg, L.i32(ws.wgM - 1));
+  llvm::Value *wgN = b.CreateLShr(wg, llvm::Log2_32(ws.wgM));
+
+  // The descriptor of a tile whose element (0, 0) is `byteOffset` (i32)
+  // bytes into shared memory, plus constant bytes `extra`.
+  auto descriptor = [&](const SharedOperand &s, llvm::Value *byteOffset) {
+    unsigned S = s.layout.swizzleBytes;
+    uint64_t sbo = 8 * S, lbo = s.kMajor ? 0 : uint64_t(s.layout.blockBytes());
+    uint64_t fields = ((lbo >> 4) & 0x3fff) << 16 | ((sbo >> 4) & 0x3fff) << 32 |
+                      swizzleMode(S) << 62;
+    llvm::Value *addr = b.CreatePtrToInt(L.sharedBytePtr(byteOffset), i64);
+    llvm::Value *start = b.CreateAnd(b.CreateLShr(addr, 4), llvm::ConstantInt::get(i64, 0x3fff));
+    return b.CreateOr(start, llvm::ConstantInt::get(i64, fields));
+  };
+  // Base descriptors: A at this warpgroup's first row, B at its first
+  // column (the per-step offsets below are constants).
+  llvm::Value *aDesc = nullptr, *bDesc;
+  if (a.base) {
+    // K-major [M, K]: rows are m (S bytes apart within a block). MN-major
+    // [K, M]: m runs along columns; the warpgroup's first m is a multiple of
+    // 64, which starts a column block when S = 128, or whole blocks.
+    llvm::Value *m0 = b.CreateMul(wgM, L.i32(64));
+    llvm::Value *off = a.kMajor
+                           ? b.CreateMul(m0, L.i32(a.layout.swizzleBytes))
+                           : b.CreateMul(b.CreateUDiv(m0, L.i32(a.layout.blockCols())),
+                                         L.i32(a.layout.blockBytes()));
+    aDesc = descriptor(a, b.CreateAdd(a.base, off));
+  }
+  {
+    llvm::Value *n0 = b.CreateMul(wgN, L.i32(ws.perGroupN));
+    llvm::Value *off = bo.kMajor
+                           ? b.CreateMul(n0, L.i32(bo.layout.swizzleBytes))
+                           : b.CreateMul(b.CreateUDiv(n0, L.i32(bo.layout.blockCols())),
+                                         L.i32(bo.layout.blockBytes()));
+    bDesc = descriptor(bo, b.CreateAdd(bo.base, off));
+  }
+  // Constant bytes from the warpgroup's base to (row, col) of a stored
+  // tile, for row a multiple of 8 and col a multiple of 16 bytes' worth:
+  // there the swizzle changes nothing.
+  auto stepBytes = [](const SharedOperand &s, int64_t row, int64_t col) {
+    return s.layout.byteOffset(row, col);
+  };
+  auto plus = [&](llvm::Value *desc, int64_t bytes) -> llvm::Value * {
+    return bytes ? b.CreateAdd(desc, llvm::ConstantInt::get(i64, uint64_t(bytes) >> 4)) : desc;
+  };
+
+  // The instruction: accumulator registers in and out, A (descriptor or
+  // four registers), B's descriptor.
+  unsigned accRegs = unsigned(f16Acc ? ws.instrN / 4 : ws.instrN / 2);
+  bool aInRegs = !aRegs.empty();
+  std::string ty = bf16 ? "bf16" : "f16";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(accRegs + (aInRegs ? 5 : 2)) + ", 0;\n" +
+                     "wgmma.mma_async.sync.aligned.m64n" + std::to_string(ws.instrN) +
+                     "k16." + (f16Acc ? "f16" : "f32") + "." + ty + "." + ty + " {";
+  for (unsigned i = 0; i < accRegs; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, ";
+  unsigned next = accRegs;
+  if (aInRegs) {
+    text += "{$" + std::to_string(next) + ", $" + std::to_string(next + 1) + ", $" +
+            std::to_string(next + 2) + ", $" + std::to_string(next + 3) + "}, ";
+    next += 4;
+  } else {
+    text += "$" + std::to_string(next++) + ", ";
+  }
+  text += "$" + std::to_string(next++) + ", p, 1, 1";
+  if (!aInRegs)
+    text += std::string(", ") + (a.kMajor ? "0" : "1");
+  text += std::string(", ") + (bo.kMajor ? "0" : "1") + ";\n}";
+  std::string cons;
+  llvm::Type *accTy = f16Acc ? (llvm::Type *)i32 : b.getFloatTy();
+  std::string ac = f16Acc ? "r" : "f";
+  for (unsigned i = 0; i < accRegs; ++i)
+    cons += (i ? ",=" : "=") + ac;
+  std::vector<llvm::Type *> argTys;
+  if (aInRegs)
+    for (int i = 0; i < 4; ++i)
+      cons += ",r", argTys.push_back(i32);
+  else
+    cons += ",l", argTys.push_back(i64);
+  cons += ",l,r";
+  argTys.push_back(i64);
+  argTys.push_back(i32);
+  for (unsigned i = 0; i < accRegs; ++i)
+    cons += "," + std::to_string(i), argTys.push_back(accTy);
+  std::vector<llvm::Type *> outTys(accRegs, accTy);
+  auto *mma = llvm::InlineAsm::get(
+      llvm::FunctionType::get(llvm::StructType::get(L.ctx, outTys), argTys, false), text, cons,
+      true);
+
+  // The accumulator as the instruction's registers: fp16 pairs packed.
+  auto *halfPair = llvm::FixedVectorType::get(b.getHalfTy(), 2);
+  auto packed = [&](unsigned first) {
+    std::vector<llvm::Value *> regs;
+    for (unsigned i = 0; i < accRegs; ++i) {
+      if (!f16Acc) {
+        regs.push_back(acc[first + i]);
+        continue;
+      }
+      llvm::Value *v = llvm::PoisonValue::get(halfPair);
+      v = b.CreateInsertElement(v, acc[first + 2 * i], uint64_t(0));
+      v = b.CreateInsertElement(v, acc[first + 2 * i + 1], uint64_t(1));
+      regs.push_back(b.CreateBitCast(v, i32));
+    }
+    return regs;
+  };
+  auto unpack = [&](llvm::Value *res, unsigned first) {
+    for (unsigned i = 0; i < accRegs; ++i) {
+      llvm::Value *r = b.CreateExtractValue(res, i);
+      if (!f16Acc) {
+        acc[first + i] = r;
+        continue;
+      }
+      llvm::Value *p = b.CreateBitCast(r, halfPair);
+      acc[first + 2 * i] = b.CreateExtractElement(p, uint64_t(0));
+      acc[first + 2 * i + 1] = b.CreateExtractElement(p, uint64_t(1));
+    }
+  };
+
+  int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / 16;
+  unsigned regsPerInstr = unsigned(ws.instrN / 2);
+  b.CreateCall(asmStmt(L, "wgmma.fence.sync.aligned;"), {});
+  auto *pairTy = llvm::FixedVectorType::get(et, 2);
+  for (int64_t kt = 0; kt < kSteps; ++kt)
+    for (int64_t mt = 0; mt < mSteps; ++mt)
+      for (int64_t nt = 0; nt < nSteps; ++nt) {
+        int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * 16;
+        std::vector<llvm::Value *> args;
+        if (aInRegs) { // registers 8 * (kt + kSteps * mt) on, in pairs
+          size_t base = size_t(8 * (kt + kSteps * mt));
+          for (unsigned j = 0; j < 4; ++j) {
+            llvm::Value *v = llvm::PoisonValue::get(pairTy);
+            v = b.CreateInsertElement(v, aRegs[base + 2 * j], uint64_t(0));
+            v = b.CreateInsertElement(v, aRegs[base + 2 * j + 1], uint64_t(1));
+            args.push_back(b.CreateBitCast(v, i32));
+          }
+        } else {
+          args.push_back(plus(aDesc, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)));
+        }
+        args.push_back(plus(bDesc, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)));
+        args.push_back(L.i32(1));
+        unsigned first = unsigned((mt * (ws.perGroupN / 8) + nt * (ws.instrN / 8)) * 4);
+        std::vector<llvm::Value *> in = packed(first);
+        args.insert(args.end(), in.begin(), in.end());
+        unpack(b.CreateCall(mma, args), first);
+      }
+  (void)regsPerInstr;
+  b.CreateCall(asmStmt(L, "wgmma.commit_group.sync.aligned;"), {});
+  // The wait hands every accumulator register through, so that no use of
+  // the results moves above it.
+  {
+    std::vector<llvm::Value *> all;
+    unsigned total = unsigned(acc.size() / (f16Acc ? 2 : 1));
+    for (unsigned f = 0; f < acc.size(); f += (f16Acc ? 2 : 1) * accRegs) {
+      std::vector<llvm::Value *> p = packed(f);
+      all.insert(all.end(), p.begin(), p.end());
+    }
+    std::string c;
+    for (unsigned i = 0; i < total; ++i)
+      c += (i ? ",=" : "=") + ac;
+    for (unsigned i = 0; i < total; ++i)
+      c += "," + std::to_string(i);
+    std::vector<llvm::Type *> tys(total, accTy);
+    auto *wait = llvm::InlineAsm::get(
+        llvm::FunctionType::get(llvm::StructType::get(L.ctx, tys), tys, false),
+        "wgmma.wait_group.sync.aligned 0;", c, true);
+    llvm::Value *res = b.CreateCall(wait, all);
+    for (unsigned f = 0, i = 0; f < acc.size(); f += (f16Acc ? 2 : 1) * accRegs) {
+      std::vector<llvm::Type *> part(accRegs, accTy);
+      llvm::Value *s = llvm::PoisonValue::get(llvm::StructType::get(L.ctx, part));
+      for (unsigned j = 0; j < accRegs; ++j, ++i)
+        s = b.CreateInsertValue(s, b.CreateExtractValue(res, i), j);
+      unpack(s, f);
+    }
+  }
+  L.set(op, Lowered{lc, acc});
+  return success();
+}
