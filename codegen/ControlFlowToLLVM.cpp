@@ -149,6 +149,24 @@ LogicalResult Lowering::emitFor(Operation *o,
   b.SetInsertPoint(exit);
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
   carried.bind(*this, results);
+  // Products still in flight after the last iteration are waited for here.
+  std::vector<Value> inFlight;
+  for (auto [y, r] : llvm::zip(yielded, results))
+    if (asyncAccumulators.contains(y))
+      inFlight.push_back(r);
+  if (!inFlight.empty()) {
+    std::vector<llvm::Value *> regs;
+    for (Value r : inFlight)
+      regs.insert(regs.end(), get(r).regs.begin(), get(r).regs.end());
+    regs = emitWgmmaWait(*this, 0, regs);
+    size_t k = 0;
+    for (Value r : inFlight) {
+      Lowered l = get(r);
+      for (llvm::Value *&x : l.regs)
+        x = regs[k++];
+      set(r, l);
+    }
+  }
   return success();
 }
 

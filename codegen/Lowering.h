@@ -23,6 +23,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -213,6 +214,10 @@ public:
   mlir::LogicalResult emitOp(mlir::Operation *op);
   mlir::LogicalResult fail(mlir::Operation *op, const llvm::Twine &msg);
 
+  /// Products whose wgmma group is still in flight when they are yielded to
+  /// the next iteration; their loop waits for them after its last one.
+  llvm::DenseSet<mlir::Value> asyncAccumulators;
+
   /// The layout chosen for each tensor result, recorded for --emit tile-gpu.
   llvm::DenseMap<mlir::Value, LayoutRef> chosen;
 
@@ -255,6 +260,10 @@ bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWa
 bool dotUsesWgmma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
 /// Lowers a tile.dot for which dotUsesWgmma holds.
 mlir::LogicalResult emitWgmmaDot(Lowering &L, mlir::tile::DotOp dot);
+/// wgmma.wait_group `pending` with `regs` (accumulator registers) passed
+/// through it; returns them as the wait hands them back.
+std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,
+                                         llvm::ArrayRef<llvm::Value *> regs);
 /// True when every use of `v` (a 16-bit float tile) can read it in place
 /// from shared memory: as operand A or B of a tensor-core product, or
 /// transposed (one tile.trans) as operand B.

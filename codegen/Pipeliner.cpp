@@ -345,7 +345,7 @@ Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k)
 /// The copy into slot w overwrites the slot read one iteration earlier;
 /// every thread is past that read once it is past this iteration's wait.
 scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigned stages,
-                         int64_t &nextBuffer) {
+                         int64_t &nextBuffer, bool copiesAfterUse) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Operation *before = loop->getPrevNode(); // what precedes the prologue
@@ -395,6 +395,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
   rewriter.setInsertionPoint(loop);
   Value r0 = arith::ConstantIntOp::create(b, loc, 0, 32);
   Value w0 = arith::ConstantIntOp::create(b, loc, stages - 1, 32);
+  Operation *lastRead = nullptr, *commit = nullptr; // bracket the copies
+  std::vector<Value> reads;
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
       rewriter, ValueRange{r0, w0}, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &ib, Location l, ArrayRef<BlockArgument> newArgs) {
@@ -407,6 +409,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
           auto x = tile::SharedLoadOp::create(pb, c.load.getLoc(), c.load.getType(), rslot,
                                               pb.getI64IntegerAttr(buffers[k]));
           c.load.getResult().replaceAllUsesWith(x.getResult());
+          reads.push_back(x.getResult());
+          lastRead = x;
         }
         Value at = iterationAhead(pb, l, niv, loop.getStep(), stages - 1);
         for (auto [k, c] : llvm::enumerate(cands)) {
@@ -417,7 +421,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
           }
           copy(pb, l, c, buffers[k], carried, at, wslot);
         }
-        tile::AsyncCommitOp::create(pb, l);
+        commit = tile::AsyncCommitOp::create(pb, l);
         auto advance = [&](Value s) -> Value {
           Value one = arith::ConstantIntOp::create(pb, l, 1, 32);
           Value n = arith::ConstantIntOp::create(pb, l, stages, 32);
@@ -438,6 +442,32 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
     return loop;
   }
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  if (copiesAfterUse) {
+    // The copies (and what computes their pointers and masks) move below
+    // the last op reading this iteration's slots: products whose groups
+    // run asynchronously (wgmma) wait there for the previous iteration's
+    // group, the last reader of the slot the copies overwrite.
+    Block *body = newLoop.getBody();
+    Operation *last = nullptr;
+    for (Value x : reads)
+      for (Operation *u : x.getUsers())
+        if (Operation *a = body->findAncestorOpInBlock(*u))
+          if (!last || last->isBeforeInBlock(a))
+            last = a;
+    if (last && commit->isBeforeInBlock(last)) {
+      std::vector<Operation *> moved;
+      for (Operation *op = lastRead->getNextNode(); op; op = op->getNextNode()) {
+        moved.push_back(op);
+        if (op == commit)
+          break;
+      }
+      Operation *at = last;
+      for (Operation *op : moved) {
+        op->moveAfter(at);
+        at = op;
+      }
+    }
+  }
   OpBuilder after(newLoop->getContext());
   after.setInsertionPointAfter(newLoop);
   tile::AsyncWaitOp::create(after, loc, after.getI64IntegerAttr(0));
@@ -468,7 +498,13 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
     if (stages < 2)
       async.clear();
     if (!async.empty()) {
-      loop = pipelineAsync(loop, async, stages, nextBuffer);
+      // wgmma products read the slots asynchronously: the copies go after
+      // them (see pipelineAsync).
+      bool afterUse = false;
+      loop.getBody()->walk([&](tile::DotOp d) {
+        afterUse |= tritium::codegen::dotUsesWgmma(d, o.computeCapability, o.numWarps);
+      });
+      loop = pipelineAsync(loop, async, stages, nextBuffer, afterUse);
       cands = findCandidates(loop);
     }
   }

@@ -29,6 +29,7 @@
 
 #include "ir/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/IR/InlineAsm.h"
@@ -92,7 +93,62 @@ struct SharedOperand {
   bool kMajor;
 };
 
+/// `op`'s result is only yielded by its loop, into the iteration argument
+/// that is only `op`'s accumulator.
+bool accumulatesAcrossIterations(tile::DotOp op) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop || !op->hasOneUse())
+    return false;
+  OpOperand &use = *op->getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()))
+    return false;
+  Value arg = loop.getRegionIterArgs()[use.getOperandNumber()];
+  return arg == op.getC() && arg.hasOneUse();
+}
+
 } // namespace
+
+std::vector<llvm::Value *> tritium::codegen::emitWgmmaWait(Lowering &L, unsigned pending,
+                                                           llvm::ArrayRef<llvm::Value *> regs) {
+  auto &b = L.b;
+  // Every register goes through the wait (fp16 as 16-bit registers), so
+  // that no use of the results moves above it.
+  std::vector<llvm::Type *> tys;
+  std::vector<llvm::Value *> in;
+  std::string c;
+  for (llvm::Value *r : regs) {
+    llvm::Type *t = r->getType();
+    if (t->isHalfTy() || t->isBFloatTy()) {
+      r = b.CreateBitCast(r, b.getInt16Ty());
+      c += c.empty() ? "=h" : ",=h";
+    } else {
+      c += c.empty() ? (t->isFloatTy() ? "=f" : "=r") : (t->isFloatTy() ? ",=f" : ",=r");
+    }
+    tys.push_back(r->getType());
+    in.push_back(r);
+  }
+  for (unsigned i = 0; i < in.size(); ++i)
+    c += "," + std::to_string(i);
+  std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
+  if (in.empty()) {
+    b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), {}, false), text,
+                                      "", true),
+                 {});
+    return {};
+  }
+  auto *st = llvm::StructType::get(L.ctx, tys);
+  llvm::Value *res =
+      b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(st, tys, false), text, c, true),
+                   in);
+  std::vector<llvm::Value *> out;
+  for (unsigned i = 0; i < regs.size(); ++i) {
+    llvm::Value *r = b.CreateExtractValue(res, i);
+    if (r->getType() != regs[i]->getType())
+      r = b.CreateBitCast(r, regs[i]->getType());
+    out.push_back(r);
+  }
+  return out;
+}
 
 bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
                                     unsigned numWarps) {
@@ -305,7 +361,6 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
   };
 
   int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / 16;
-  unsigned regsPerInstr = unsigned(ws.instrN / 2);
   b.CreateCall(asmStmt(L, "wgmma.fence.sync.aligned;"), {});
   auto *pairTy = llvm::FixedVectorType::get(et, 2);
   for (int64_t kt = 0; kt < kSteps; ++kt)
@@ -331,34 +386,18 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
         args.insert(args.end(), in.begin(), in.end());
         unpack(b.CreateCall(mma, args), first);
       }
-  (void)regsPerInstr;
   b.CreateCall(asmStmt(L, "wgmma.commit_group.sync.aligned;"), {});
-  // The wait hands every accumulator register through, so that no use of
-  // the results moves above it.
-  {
-    std::vector<llvm::Value *> all;
-    unsigned total = unsigned(acc.size() / (f16Acc ? 2 : 1));
-    for (unsigned f = 0; f < acc.size(); f += (f16Acc ? 2 : 1) * accRegs) {
-      std::vector<llvm::Value *> p = packed(f);
-      all.insert(all.end(), p.begin(), p.end());
-    }
-    std::string c;
-    for (unsigned i = 0; i < total; ++i)
-      c += (i ? ",=" : "=") + ac;
-    for (unsigned i = 0; i < total; ++i)
-      c += "," + std::to_string(i);
-    std::vector<llvm::Type *> tys(total, accTy);
-    auto *wait = llvm::InlineAsm::get(
-        llvm::FunctionType::get(llvm::StructType::get(L.ctx, tys), tys, false),
-        "wgmma.wait_group.sync.aligned 0;", c, true);
-    llvm::Value *res = b.CreateCall(wait, all);
-    for (unsigned f = 0, i = 0; f < acc.size(); f += (f16Acc ? 2 : 1) * accRegs) {
-      std::vector<llvm::Type *> part(accRegs, accTy);
-      llvm::Value *s = llvm::PoisonValue::get(llvm::StructType::get(L.ctx, part));
-      for (unsigned j = 0; j < accRegs; ++j, ++i)
-        s = b.CreateInsertValue(s, b.CreateExtractValue(res, i), j);
-      unpack(s, f);
-    }
+  // A product that only feeds itself through a loop (the matmul's
+  // accumulator) leaves its group in flight while the next iteration's
+  // loads are issued: it waits for the previous group only (then every
+  // warpgroup is past the slots that group read), and the loop waits for
+  // all after its last iteration. Operands staged here are rewritten by
+  // the next iteration, so their products wait at once.
+  bool inFlight = !stageA && !stageB && accumulatesAcrossIterations(op);
+  acc = emitWgmmaWait(L, inFlight ? 1 : 0, acc);
+  if (inFlight) {
+    L.barrier();
+    L.asyncAccumulators.insert(op.getResult());
   }
   L.set(op, Lowered{lc, acc});
   return success();
