@@ -3,7 +3,9 @@
 # (num_stages >= 2), float predicates, and volatile scalars read by one
 # thread for all.
 
-# fp16 products: cp.async into 3 slots, two iterations ahead.
+# fp16 products: cp.async into 3 slots, two iterations ahead. On sm_90 the
+# products are wgmma groups left in flight, so the copies come after them
+# (they overwrite the slots the previous iteration's group read).
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC
 # CHECK-ASYNC-LABEL: func.func @matmul_kernel
 # CHECK-ASYNC: tile.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64}
@@ -16,15 +18,27 @@
 # CHECK-ASYNC-NEXT: tile.async_wait {pending = 1 : i64}
 # CHECK-ASYNC-NEXT: %[[A:.*]] = tile.shared_load slot %[[R]] {buffer = 0 : i64
 # CHECK-ASYNC-NEXT: %[[B:.*]] = tile.shared_load slot %[[R]] {buffer = 1 : i64
+# CHECK-ASYNC: tile.dot %[[A]], %[[B]]
 # CHECK-ASYNC: tile.async_copy {{.*}} slot %[[W]] {buffer = 0
 # CHECK-ASYNC: tile.async_copy {{.*}} slot %[[W]] {buffer = 1
 # CHECK-ASYNC-NEXT: tile.async_commit
-# CHECK-ASYNC: tile.dot %[[A]], %[[B]]
 # CHECK-ASYNC: scf.yield
 # CHECK-ASYNC-NEXT: }
 # CHECK-ASYNC-NEXT: tile.async_wait {pending = 0 : i64}
 
-# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-CPASYNC
+# On sm_80 (mma.sync reads the slot before the barrier of the next
+# iteration) the copies go first, to be in flight longer.
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:80 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC80
+# CHECK-ASYNC80: scf.for {{.*}} iter_args({{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
+# CHECK-ASYNC80-NEXT: tile.async_wait {pending = 1 : i64}
+# CHECK-ASYNC80-NEXT: %[[A:.*]] = tile.shared_load slot %[[R]] {buffer = 0 : i64
+# CHECK-ASYNC80-NEXT: %[[B:.*]] = tile.shared_load slot %[[R]] {buffer = 1 : i64
+# CHECK-ASYNC80: tile.async_copy {{.*}} slot %[[W]] {buffer = 0
+# CHECK-ASYNC80: tile.async_copy {{.*}} slot %[[W]] {buffer = 1
+# CHECK-ASYNC80-NEXT: tile.async_commit
+# CHECK-ASYNC80: tile.dot %[[A]], %[[B]]
+
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:80 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-CPASYNC
 # 16-byte copies (the default layouts are made for the 16-bit tiles the
 # copies move), bypassing L1.
 # CHECK-CPASYNC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
@@ -34,6 +48,24 @@
 # CHECK-CPASYNC: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # CHECK-CPASYNC: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 # CHECK-CPASYNC: cp.async.wait_group 0;
+
+# sm_90: each iteration waits for its slots, issues its wgmma group (A
+# K-major, B N-major: transposed), waits for the previous group, and only
+# then copies into the slot that group read; the last group is waited for
+# after the loop.
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,256,64,8,\"\"" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-WGMMA
+# CHECK-WGMMA: cp.async.commit_group;
+# CHECK-WGMMA: cp.async.wait_group 1;
+# CHECK-WGMMA: bar.sync 0;
+# CHECK-WGMMA: wgmma.fence.sync.aligned;
+# CHECK-WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+# CHECK-WGMMA: wgmma.commit_group.sync.aligned;
+# CHECK-WGMMA: wgmma.wait_group.sync.aligned 1;
+# CHECK-WGMMA: bar.sync 0;
+# CHECK-WGMMA: cp.async.cg.shared.global
+# CHECK-WGMMA: cp.async.commit_group;
+# CHECK-WGMMA: wgmma.wait_group.sync.aligned 0;
+# CHECK-WGMMA: cp.async.wait_group 0;
 
 # fp32 products (FMA units): the next iteration's tiles are loaded into
 # registers during this one.
