@@ -49,13 +49,61 @@ bool isPureShapeOrArith(Operation *op) {
   StringRef n = op->getName().getStringRef();
   return (n.starts_with("arith.") && op->getNumRegions() == 0) ||
          isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
-             tile::MakeRangeOp, tile::AddPtrOp>(op);
+             tile::MakeRangeOp, tile::AddPtrOp, tile::ReshapeOp>(op);
+}
+
+/// Loop-carried values that advance by a loop-invariant step every
+/// iteration (`yield x + d`, integers by arith.addi, pointers by
+/// tile.addptr): a block pointer's offsets moved by tl.advance, a
+/// descriptor's running index. Their value k iterations on is x + k * d.
+struct Recurrence {
+  unsigned index; // among the loop's iteration arguments
+  Value step;
+};
+using Recurrences = llvm::DenseMap<Value, Recurrence>; // body argument -> step
+
+Recurrences findRecurrences(scf::ForOp loop) {
+  Recurrences out;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    Operation *d = yield.getOperand(i).getDefiningOp();
+    Value step;
+    if (auto add = dyn_cast_or_null<arith::AddIOp>(d)) {
+      if (add.getLhs() == arg && loop.isDefinedOutsideOfLoop(add.getRhs()))
+        step = add.getRhs();
+      else if (add.getRhs() == arg && loop.isDefinedOutsideOfLoop(add.getLhs()))
+        step = add.getLhs();
+    } else if (auto adv = dyn_cast_or_null<tile::AddPtrOp>(d)) {
+      if (adv.getPtr() == arg && loop.isDefinedOutsideOfLoop(adv.getOffset()))
+        step = adv.getOffset();
+    }
+    if (step)
+      out[arg] = Recurrence{unsigned(i), step};
+  }
+  return out;
+}
+
+Value constantLike(OpBuilder &b, Location loc, Type t, int64_t v);
+
+/// `x + k * step` (k >= 0).
+Value advanceBy(OpBuilder &b, Location loc, Value x, Value step, int64_t k) {
+  if (k == 0)
+    return x;
+  Value ks = k == 1 ? step
+                    : arith::MulIOp::create(b, loc, step,
+                                            constantLike(b, loc, step.getType(), k));
+  Type et = getElementTypeOrSelf(x.getType());
+  if (isa<tile::PointerType>(et))
+    return tile::AddPtrOp::create(b, loc, x.getType(), x, ks);
+  return arith::AddIOp::create(b, loc, x, ks);
 }
 
 /// The ops of `v`'s backward slice inside `body`, in program order, when
-/// every leaf is the induction variable or defined outside the loop.
-bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &slice) {
-  if (v == iv)
+/// every leaf is the induction variable, a recurrence or defined outside
+/// the loop.
+bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &slice,
+                  const Recurrences &rec) {
+  if (v == iv || rec.count(v))
     return true;
   Operation *d = v.getDefiningOp();
   if (!d)
@@ -65,7 +113,7 @@ bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &
   if (!isPureShapeOrArith(d))
     return false;
   for (Value o : d->getOperands())
-    if (!collectSlice(o, body, iv, slice))
+    if (!collectSlice(o, body, iv, slice, rec))
       return false;
   slice.insert(d);
   return true;
@@ -79,18 +127,35 @@ struct Candidate {
   int argIndex = -1;      // the loop-carried pointer, or -1: computed
   tile::AddPtrOp advance; // its yielded value: addptr(arg, invariant)
   llvm::SetVector<Operation *> slice; // computes the mask (and pointer)
+  const Recurrences *rec = nullptr;   // the loop's recurrences
 };
+
+/// A recurrence's value in the iteration being emitted for.
+using ArgAt = llvm::function_ref<Value(const Recurrence &)>;
 
 /// The pointer and mask of `c` in the iteration whose induction variable
 /// is `at`, built at `b`; `carried` is the loop-carried pointer's value
-/// for that iteration (unused when the pointer is computed).
+/// for that iteration (unused when the pointer is computed), `argAt` the
+/// value there of each recurrence the slice reads.
 std::pair<Value, Value> emitAt(OpBuilder &b, Candidate &c, Value iv, Value at,
-                               Value carried) {
+                               Value carried, ArgAt argAt) {
   IRMapping map;
   map.map(iv, at);
+  auto mapRecurrence = [&](Value v) {
+    auto it = c.rec->find(v);
+    if (it != c.rec->end() && !map.contains(v))
+      map.map(v, argAt(it->second));
+  };
+  for (Operation *op : c.slice)
+    for (Value o : op->getOperands())
+      mapRecurrence(o);
+  if (c.argIndex < 0)
+    mapRecurrence(c.load.getPtr());
+  if (c.load.getMask())
+    mapRecurrence(c.load.getMask());
   for (Operation *op : c.slice)
     b.clone(*op, map);
-  Value ptr = c.argIndex < 0 ? map.lookup(c.load.getPtr()) : carried;
+  Value ptr = c.argIndex < 0 ? map.lookupOrDefault(c.load.getPtr()) : carried;
   Value mask = c.load.getMask() ? map.lookupOrDefault(c.load.getMask()) : Value();
   return {ptr, mask};
 }
@@ -106,7 +171,7 @@ Value guard(OpBuilder &b, Location loc, Value mask, Value i, Value ub,
   return mask ? arith::AndIOp::create(b, loc, mask, inRange) : inRange;
 }
 
-std::vector<Candidate> findCandidates(scf::ForOp loop) {
+std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec) {
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -117,6 +182,7 @@ std::vector<Candidate> findCandidates(scf::ForOp loop) {
       continue;
     Candidate c;
     c.load = load;
+    c.rec = &rec;
     auto arg = dyn_cast<BlockArgument>(load.getPtr());
     if (arg && arg.getOwner() == body && arg.getArgNumber() > 0) {
       unsigned idx = arg.getArgNumber() - 1;
@@ -129,10 +195,10 @@ std::vector<Candidate> findCandidates(scf::ForOp loop) {
       // A pointer computed in the body from the induction variable (an
       // invariant one would read what a store in the loop may change).
       Operation *d = load.getPtr().getDefiningOp();
-      if (!d || d->getBlock() != body || !collectSlice(load.getPtr(), body, iv, c.slice))
+      if (!d || d->getBlock() != body || !collectSlice(load.getPtr(), body, iv, c.slice, rec))
         continue;
     }
-    if (load.getMask() && !collectSlice(load.getMask(), body, iv, c.slice))
+    if (load.getMask() && !collectSlice(load.getMask(), body, iv, c.slice, rec))
       continue;
     if (load.getOther() && !loop.isDefinedOutsideOfLoop(load.getOther()))
       continue;
@@ -153,7 +219,8 @@ void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
   SmallVector<Value> firsts;
   for (Candidate &c : cands) {
     auto [ptr, mask] = emitAt(b, c, iv, loop.getLowerBound(),
-                              c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex]);
+                              c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex],
+                              [&](const Recurrence &r) { return loop.getInitArgs()[r.index]; });
     mask = guard(b, loc, mask, loop.getLowerBound(), loop.getUpperBound(), isUnsigned,
                  c.load.getPtr().getType());
     auto first = tile::LoadOp::create(b, c.load.getLoc(), ptr, mask, c.load.getOther(), c.load.getCacheAttr(),
@@ -180,7 +247,9 @@ void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
             Value ptr = nb->getArgument(c.argIndex + 1);
             carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, c.advance.getOffset());
           }
-          auto [nptr, mask] = emitAt(pb, c, iv, next, carried);
+          auto [nptr, mask] = emitAt(pb, c, iv, next, carried, [&](const Recurrence &r) {
+            return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, 1);
+          });
           mask = guard(pb, l, mask, next, loop.getUpperBound(), isUnsigned,
                        c.load.getPtr().getType());
           auto nl = tile::LoadOp::create(pb, c.load.getLoc(), nptr, mask, c.load.getOther(),
@@ -243,11 +312,11 @@ unsigned sharedLimit(unsigned cc) {
   return cc >= 80 ? 101376 : 49152;
 }
 
-/// Bytes of one slot of `load`'s tile (rows padded by 8 elements, as the
-/// lowering stores it).
+/// Bytes of one slot of `load`'s tile, in the layout the lowering gives it
+/// (swizzled, or rows padded by 8 elements).
 int64_t slotBytes(tile::LoadOp load) {
   auto t = cast<RankedTensorType>(load.getType());
-  return t.getShape()[0] * (t.getShape()[1] + 8) * 2;
+  return tritium::codegen::SharedLayout::best(t.getShape()[0], t.getShape()[1], 2, 8).bytes();
 }
 
 /// What the buffers may take: the rest stays for the staging area of the
@@ -356,8 +425,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
   for (size_t k = 0; k < cands.size(); ++k)
     buffers.push_back(nextBuffer++);
   auto copy = [&](OpBuilder &ob, Location l, Candidate &c, int64_t buffer, Value carried,
-                  Value at, Value slot) {
-    auto [ptr, mask] = emitAt(ob, c, iv, at, carried);
+                  Value at, Value slot, ArgAt argAt) {
+    auto [ptr, mask] = emitAt(ob, c, iv, at, carried, argAt);
     mask = guard(ob, l, mask, at, ub, isUnsigned, ptr.getType());
     tile::AsyncCopyOp::create(ob, c.load.getLoc(), ptr, slot, mask,
                               ob.getI64IntegerAttr(buffer),
@@ -374,7 +443,9 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
       if (s > 0 && c.argIndex >= 0)
         ptrs[k] = tile::AddPtrOp::create(b, loc, ptrs[k].getType(), ptrs[k],
                                          c.advance.getOffset());
-      copy(b, loc, c, buffers[k], ptrs[k], at, slot);
+      copy(b, loc, c, buffers[k], ptrs[k], at, slot, [&](const Recurrence &r) {
+        return advanceBy(b, loc, loop.getInitArgs()[r.index], r.step, s);
+      });
     }
     tile::AsyncCommitOp::create(b, loc);
   }
@@ -419,7 +490,9 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
             Value ptr = nb->getArgument(c.argIndex + 1);
             carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, ahead[k]);
           }
-          copy(pb, l, c, buffers[k], carried, at, wslot);
+          copy(pb, l, c, buffers[k], carried, at, wslot, [&](const Recurrence &r) {
+            return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, stages - 1);
+          });
         }
         commit = tile::AsyncCommitOp::create(pb, l);
         auto advance = [&](Value s) -> Value {
@@ -478,9 +551,84 @@ struct PipelineOptions {
   unsigned stages, computeCapability, numWarps;
 };
 
+/// A tensor descriptor's block load in a loop, read only by tensor-core
+/// products, becomes the plain masked load it means, so that it is copied
+/// asynchronously like any other operand tile:
+///   ptr  = base + (i + arange(B0))[:, None] * stride0 + (j + arange(B1))[None, :]
+///   mask = 0 <= row < shape0 and 0 <= col < shape1, other = 0 (the padding).
+/// For 2-D blocks of 16-bit floats with zero padding, from a descriptor
+/// made outside the loop.
+void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps) {
+  std::vector<tile::DescriptorLoadOp> loads;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto dl = dyn_cast<tile::DescriptorLoadOp>(&op);
+    if (!dl || !loop.isDefinedOutsideOfLoop(dl.getDesc()))
+      continue;
+    auto mk = dl.getDesc().getDefiningOp<tile::MakeTensorDescOp>();
+    auto t = cast<RankedTensorType>(dl.getType());
+    if (!mk || mk.getPadding() != tile::PaddingOption::PAD_ZERO || t.getRank() != 2 ||
+        !(t.getElementType().isF16() || t.getElementType().isBF16()) ||
+        !tritium::codegen::tensorCoresReadInPlace(dl.getResult(), cc, numWarps))
+      continue;
+    loads.push_back(dl);
+  }
+  for (tile::DescriptorLoadOp dl : loads) {
+    auto mk = dl.getDesc().getDefiningOp<tile::MakeTensorDescOp>();
+    auto t = cast<RankedTensorType>(dl.getType());
+    OpBuilder b(dl);
+    Location loc = dl.getLoc();
+    Type i64 = b.getI64Type();
+    int64_t B0 = t.getShape()[0], B1 = t.getShape()[1];
+    auto tensorOf = [&](ArrayRef<int64_t> shape, Type et) {
+      return RankedTensorType::get(shape, et);
+    };
+    Value ptr, mask;
+    for (unsigned d = 0; d < 2; ++d) {
+      int64_t Bd = t.getShape()[d];
+      Value r = tile::MakeRangeOp::create(b, loc, tensorOf({Bd}, b.getI32Type()), 0,
+                                          int32_t(Bd));
+      r = arith::ExtSIOp::create(b, loc, tensorOf({Bd}, i64), r);
+      Value idx = arith::ExtSIOp::create(b, loc, i64, dl.getIndices()[d]);
+      Value c = arith::AddIOp::create(
+          b, loc, tile::SplatOp::create(b, loc, tensorOf({Bd}, i64), idx), r);
+      SmallVector<int64_t> shape{d == 0 ? Bd : 1, d == 0 ? 1 : Bd};
+      c = tile::ReshapeOp::create(b, loc, tensorOf(shape, i64), c, UnitAttr());
+      Value zero = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(tensorOf(shape, i64), b.getI64IntegerAttr(0)));
+      Value ext = arith::ExtSIOp::create(b, loc, i64, mk.getShape()[d]);
+      Value in = arith::AndIOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                tile::SplatOp::create(b, loc, tensorOf(shape, i64), ext)));
+      in = tile::BroadcastOp::create(b, loc, tensorOf({B0, B1}, b.getI1Type()), in);
+      mask = mask ? arith::AndIOp::create(b, loc, mask, in) : in;
+      Value off = c;
+      if (d == 0)
+        off = arith::MulIOp::create(
+            b, loc, c, tile::SplatOp::create(b, loc, tensorOf(shape, i64), mk.getStrides()[0]));
+      off = tile::BroadcastOp::create(b, loc, tensorOf({B0, B1}, i64), off);
+      if (!ptr) {
+        Type pt = mk.getBase().getType();
+        ptr = tile::SplatOp::create(b, loc, tensorOf({B0, B1}, pt), mk.getBase());
+      }
+      ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, off);
+    }
+    OpBuilder outside(loop); // an invariant `other`, as loads' must be
+    Value other = arith::ConstantOp::create(
+        outside, loc, DenseElementsAttr::get(t, b.getFloatAttr(t.getElementType(), 0.0)));
+    auto load = tile::LoadOp::create(b, loc, ptr, mask, other, dl.getCacheAttr(),
+                                     dl.getEvictAttr(), UnitAttr());
+    dl.getResult().replaceAllUsesWith(load.getResult());
+    dl.erase();
+  }
+}
+
 void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer,
                   SharedBudget &budget) {
-  std::vector<Candidate> cands = findCandidates(loop);
+  if (o.computeCapability >= 80)
+    descriptorLoadsAsPointers(loop, o.computeCapability, o.numWarps);
+  Recurrences rec = findRecurrences(loop);
+  std::vector<Candidate> cands = findCandidates(loop, rec);
   unsigned stages = o.stages;
   if (auto a = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
     stages = unsigned(a.getInt());
@@ -505,7 +653,8 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
         afterUse |= tritium::codegen::dotUsesWgmma(d, o.computeCapability, o.numWarps);
       });
       loop = pipelineAsync(loop, async, stages, nextBuffer, afterUse);
-      cands = findCandidates(loop);
+      rec = findRecurrences(loop);
+      cands = findCandidates(loop, rec);
     }
   }
   // Prefetching into registers keeps two tiles alive: only for pointers

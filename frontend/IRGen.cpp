@@ -507,12 +507,17 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
         divisibility.push_back(div);
       };
       if (s.kind == ParamSpec::Descriptor) {
-        // base, shape[rank], strides[rank - 1] (the last is 1)
+        // base, shape[rank], strides[rank - 1] (the last is 1). A host
+        // descriptor's base is 16-byte aligned and its strides multiples
+        // of 16 bytes (the launch checks both, as Triton requires).
         DType e;
         DType::fromSigName(s.type, e);
-        add(e.pointerTo(), 1);
-        for (size_t k = 0; k + 1 < 2 * s.block.size(); ++k)
+        add(e.pointerTo(), 16);
+        for (size_t k = 0; k < s.block.size(); ++k)
           add(DType::I64, 1);
+        int strideDiv = std::max(1, 16 / int(std::max(8u, e.bits()) / 8));
+        for (size_t k = 0; k + 1 < s.block.size(); ++k)
+          add(DType::I64, strideDiv);
         return;
       }
       if (s.kind != ParamSpec::Runtime || s.equalsOne)
@@ -554,6 +559,9 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
       }
       if (s.kind == ParamSpec::Descriptor) {
         auto next = [&] {
+          if (divisibility[argNo] > 1)
+            func.setArgAttr(argNo, "tile.divisibility",
+                            em.b.getI32IntegerAttr(divisibility[argNo]));
           TValue v = TValue::tensor(entry->getArgument(argNo), dtypes[argNo], {});
           ++argNo;
           return v;

@@ -168,6 +168,15 @@ std::optional<Error> checkDescriptors(const Arg &a, const std::string &name) {
       return bad("shape and strides must be ints");
   if (a.elems.back().i != 1)
     return bad("the last stride must be 1, got " + std::to_string(a.elems.back().i));
+  // Triton's rule for descriptors (what TMA needs); kernels rely on it.
+  if (reinterpret_cast<uintptr_t>(a.elems[0].data) % 16)
+    return bad("its base must be 16-byte aligned");
+  size_t eb = dtypeBytes(a.elems[0].dtype);
+  for (size_t k = 1 + rank; k + 1 < a.elems.size(); ++k)
+    if ((a.elems[k].i * int64_t(eb)) % 16)
+      return bad("strides but the last must be multiples of 16 bytes, got " +
+                 std::to_string(a.elems[k].i) + " elements of " + std::to_string(eb) +
+                 " bytes");
   for (int64_t b : a.blockShape)
     if (b <= 0 || (b & (b - 1)))
       return bad("block_shape entries must be powers of two, got " + std::to_string(b));

@@ -198,6 +198,17 @@ TEST_CASE("capi: a host tensor descriptor is its block shape, then its base, "
   CHECK(std::string(tritium_last_error()).find("the last stride must be 1") !=
         std::string::npos);
   args[5].value.i = 1;
+  // As in Triton: the base 16-byte aligned, strides but the last multiples
+  // of 16 bytes.
+  args[4].value.i = 6;
+  CHECK(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("multiples of 16 bytes, got 6 elements of 4 bytes") !=
+        std::string::npos);
+  args[4].value.i = 8;
+  setBuffer(args[1], base + 1, sizeof(base) - 4, TRITIUM_F32);
+  CHECK(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("16-byte aligned") != std::string::npos);
+  setBuffer(args[1], base, sizeof(base), TRITIUM_F32);
   args[0].value.literal = "[4,x]";
   CHECK(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_ERROR_ARGUMENT);
   CHECK(std::string(tritium_last_error()).find("block shape") != std::string::npos);
