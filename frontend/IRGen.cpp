@@ -514,7 +514,7 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
         DType::fromSigName(s.type, e);
         add(e.pointerTo(), 16);
         for (size_t k = 0; k < s.block.size(); ++k)
-          add(DType::I64, 1);
+          add(DType::I64, s.divisibility);
         int strideDiv = std::max(1, 16 / int(std::max(8u, e.bits()) / 8));
         for (size_t k = 0; k + 1 < s.block.size(); ++k)
           add(DType::I64, strideDiv);

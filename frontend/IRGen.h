@@ -47,7 +47,8 @@ struct ParamSpec {
 /// is ("(*fp32:16,(i32,4),None)"; "()" is the empty tuple). Its runtime
 /// elements become kernel arguments in order, after those before it.
 /// A host tensor descriptor is "tensordesc<fp16[64,64]>" (",nan" before
-/// the '>' for NaN padding): its base pointer, its shape (i64 each) and its
+/// the '>' for NaN padding; ":16" after it when every entry of its shape is
+/// a multiple of 16): its base pointer, its shape (i64 each) and its
 /// strides but the last (i64 each; the last is 1) become arguments, and the
 /// kernel sees tl.make_tensor_descriptor of them.
 std::optional<std::string> parseSignature(const std::string &sig,

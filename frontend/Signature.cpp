@@ -87,20 +87,27 @@ std::optional<std::string> parseEntry(const std::string &s, const std::string &w
     return std::nullopt;
   }
   if (s.rfind("tensordesc<", 0) == 0) {
-    // tensordesc<fp16[64,64]> or tensordesc<fp16[64,64],nan>
+    // tensordesc<fp16[64,64]> or tensordesc<fp16[64,64],nan>, then ":16"
+    // when the shape is a multiple of 16 in every dimension.
     std::string bad = where + " '" + s + "': expected tensordesc<TYPE[B0,B1,...]> "
-                                         "with an optional ',nan' or ',zero' padding";
-    size_t open = s.find('['), close = s.find(']');
-    if (s.back() != '>' || open == std::string::npos || close == std::string::npos ||
+                                         "with an optional ',nan' or ',zero' padding "
+                                         "and an optional ':16' after it";
+    std::string d = s;
+    if (d.size() > 3 && d.compare(d.size() - 3, 3, ":16") == 0) {
+      p.divisibility = 16;
+      d = d.substr(0, d.size() - 3);
+    }
+    size_t open = d.find('['), close = d.find(']');
+    if (d.back() != '>' || open == std::string::npos || close == std::string::npos ||
         close < open)
       return bad;
     p.kind = ParamSpec::Descriptor;
-    p.type = trimmed(s.substr(11, open - 11));
-    DType d;
-    if (!DType::fromSigName(p.type, d) || d.isPtr())
+    p.type = trimmed(d.substr(11, open - 11));
+    DType et;
+    if (!DType::fromSigName(p.type, et) || et.isPtr())
       return where + " '" + s + "': unknown element type '" + p.type + "'";
     std::vector<std::string> dims;
-    splitTop(s.substr(open + 1, close - open - 1), dims);
+    splitTop(d.substr(open + 1, close - open - 1), dims);
     for (auto &dim : dims) {
       std::string t = trimmed(dim);
       if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos ||
@@ -108,7 +115,7 @@ std::optional<std::string> parseEntry(const std::string &s, const std::string &w
         return bad;
       p.block.push_back(std::stoll(t));
     }
-    std::string rest = trimmed(s.substr(close + 1, s.size() - close - 2));
+    std::string rest = trimmed(d.substr(close + 1, d.size() - close - 2));
     if (!rest.empty()) {
       if (rest[0] != ',')
         return bad;

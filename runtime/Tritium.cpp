@@ -354,7 +354,12 @@ std::string KernelState::entryFor(const Arg &a) const {
     std::string s = std::string("tensordesc<") + dtypeName(a.elems[0].dtype) + "[";
     for (size_t i = 0; i < a.blockShape.size(); ++i)
       s += (i ? "," : "") + std::to_string(a.blockShape[i]);
-    return s + "]" + (a.padding == "nan" ? ",nan" : "") + ">";
+    // A shape of multiples of 16 is specialized, as ints are: its blocks'
+    // boundaries then never cut a 16-byte run.
+    bool by16 = a.specialize;
+    for (size_t i = 1; i <= a.blockShape.size() && i < a.elems.size(); ++i)
+      by16 &= a.elems[i].i > 0 && a.elems[i].i % 16 == 0;
+    return s + "]" + (a.padding == "nan" ? ",nan" : "") + ">" + (by16 ? ":16" : "");
   }
   case Arg::Tuple: {
     std::string s = "(";

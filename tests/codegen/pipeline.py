@@ -125,9 +125,10 @@
 # copies into the slots, wgmma groups in flight.
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_bp --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-BP
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-BP
-# A host descriptor (its base and strides checked aligned at launch) is
-# pipelined as well; its shape is a runtime value, so a boundary may cut a
-# 16-byte run and the copies go element by element.
+# A host descriptor (its base and strides checked aligned at launch, its
+# shape specialized when a multiple of 16) does as well; with any shape a
+# boundary may cut a 16-byte run, and the copies go element by element.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_host_desc --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,256]>:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-BP
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_host_desc --signature "tensordesc<fp16[128,64]>,tensordesc<fp16[64,256]>,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-HOSTDESC
 # CHECK-HOSTDESC: cp.async.commit_group;
 # CHECK-HOSTDESC: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16

@@ -192,6 +192,15 @@ TEST_CASE("capi: a host tensor descriptor is its block shape, then its base, "
       else
         CHECK(std::isnan(v));
     }
+  // The signature says the padding, and ":16" only for shapes of multiples
+  // of 16.
+  const char *sig = nullptr;
+  REQUIRE(tritium_kernel_warmup(k, args, 7, nullptr, &sig) == TRITIUM_OK);
+  CHECK(std::string(sig) == "tensordesc<fp32[4,8],nan>,*fp32:16");
+  args[2].value.i = 32, args[3].value.i = 16;
+  REQUIRE(tritium_kernel_warmup(k, args, 7, nullptr, &sig) == TRITIUM_OK);
+  CHECK(std::string(sig) == "tensordesc<fp32[4,8],nan>:16,*fp32:16");
+  args[2].value.i = 3, args[3].value.i = 5;
   // The last stride must be 1; the block shape must be a valid literal.
   args[5].value.i = 2;
   CHECK(tritium_kernel_launch(k, grid, args, 7, nullptr) == TRITIUM_ERROR_ARGUMENT);
