@@ -90,6 +90,10 @@ LogicalResult Lowering::emitFor(Operation *o,
   llvm::Value *step = scalar(op.getStep());
   Carried carried;
   carried.layouts = carriedLayouts ? *carriedLayouts : layoutsOf(*this, op.getInitArgs());
+  if (!carriedLayouts) // pointer tiles in the layout their copies read in
+    for (auto [k, arg] : llvm::enumerate(op.getRegionIterArgs()))
+      if (LayoutRef want = carriedPointerLayout(arg))
+        carried.layouts[k] = want;
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
 

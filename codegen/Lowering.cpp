@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
+#include "codegen/Pipeline.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -500,6 +501,59 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
 // Kernel entry and dispatch
 //===----------------------------------------------------------------------===//
 
+bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
+  auto t = cast<RankedTensorType>(copy.getPtr().getType());
+  if (t.getRank() != 2 || !vectorWidthHint)
+    return false;
+  auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
+  unsigned eb = storeBytes(llvmType(pointee));
+  // Contiguous along the rows only, in runs of at least 4 bytes.
+  if (vectorWidthHint(copy.getPtr(), copy.getMask(), 1) > 1 ||
+      vectorWidthHint(copy.getPtr(), copy.getMask(), 0) * eb < 4)
+    return false;
+  // Every reader must take the transposed tile: products read it as
+  // operand B, or as operand A on wgmma (mma.sync's ldmatrix reads A
+  // only row-major); through tl.trans it is the plain tile again.
+  unsigned cc = parseCudaTarget(target.name());
+  Operation *func = copy->getParentOfType<func::FuncOp>();
+  bool ok = true;
+  func->walk([&](mlir::tile::SharedLoadOp ld) {
+    if (ld.getBuffer() != copy.getBuffer())
+      return;
+    for (OpOperand &use : ld->getUses()) {
+      auto dot = dyn_cast<mlir::tile::DotOp>(use.getOwner());
+      if (dot && use.getOperandNumber() == 0 && !dotUsesWgmma(dot, cc, numWarps))
+        ok = false;
+    }
+  });
+  return ok;
+}
+
+LayoutRef Lowering::asyncCopyLayout(mlir::tile::AsyncCopyOp copy) {
+  auto it = sharedBuffers.find(copy.getBuffer());
+  if (it == sharedBuffers.end() || !it->second.transposed)
+    return defaultLayout(copy.getPtr().getType());
+  auto t = cast<RankedTensorType>(copy.getPtr().getType());
+  auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
+  return share(LinearLayout::defaultFor(
+      std::vector<int64_t>(t.getShape().begin(), t.getShape().end()), numWarps,
+      storeBytes(llvmType(pointee)) * 8, target.warpSize(), 0));
+}
+
+LayoutRef Lowering::carriedPointerLayout(Value arg) {
+  if (!isa<RankedTensorType>(arg.getType()))
+    return nullptr;
+  for (Operation *u : arg.getUsers()) {
+    if (auto c = dyn_cast<mlir::tile::AsyncCopyOp>(u); c && c.getPtr() == arg)
+      return asyncCopyLayout(c);
+    if (auto a = dyn_cast<mlir::tile::AddPtrOp>(u); a && a.getPtr() == arg)
+      for (Operation *au : a->getUsers())
+        if (auto c = dyn_cast<mlir::tile::AsyncCopyOp>(au); c && c.getPtr() == a.getResult())
+          return asyncCopyLayout(c);
+  }
+  return nullptr;
+}
+
 /// A shared_load's value (or its transpose): read in place from a buffer.
 static bool readsSharedBuffer(Value v) {
   if (auto t = v.getDefiningOp<mlir::tile::TransOp>())
@@ -539,9 +593,12 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
     unsigned eb = storeBytes(llvmType(pointee));
     int64_t rows = t.getNumElements() / t.getShape().back();
+    int64_t cols = t.getShape().back();
+    buf.transposed = storeTransposed(copy);
     // Padding of 8 elements where the tile cannot be swizzled; buffers
     // start on 1024-byte boundaries, where swizzle patterns start.
-    buf.layout = SharedLayout::best(rows, t.getShape().back(), eb, 8);
+    buf.layout = buf.transposed ? SharedLayout::best(cols, rows, eb, 8)
+                                : SharedLayout::best(rows, cols, eb, 8);
     buf.slotBytes = unsigned(buf.layout.bytes());
     buf.offset = scratchBase;
     scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 1023) / 1024 * 1024;

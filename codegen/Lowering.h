@@ -34,6 +34,7 @@
 namespace mlir {
 namespace tile {
 class DotOp;
+class AsyncCopyOp;
 } // namespace tile
 class ModuleOp;
 class RankedTensorType;
@@ -170,8 +171,23 @@ public:
   struct SharedBuffer {
     unsigned offset = 0, slotBytes = 0;
     SharedLayout layout;
+    /// The slot holds the tile transposed ([cols, rows] in `layout`): a
+    /// tile contiguous along its rows in global memory (a column-major
+    /// operand) is copied in 16-byte runs and read by the products as the
+    /// transposed operand they take natively.
+    bool transposed = false;
   };
   std::map<int64_t, SharedBuffer> sharedBuffers;
+  /// Whether the slots `copy` fills hold its tile transposed.
+  bool storeTransposed(mlir::tile::AsyncCopyOp copy);
+  /// The layout `copy` reads global memory in: the default one, or for a
+  /// slot holding the tile transposed the one with the first dimension
+  /// fastest.
+  LayoutRef asyncCopyLayout(mlir::tile::AsyncCopyOp copy);
+  /// The layout a loop should carry `arg` (a pointer tile) in: that of the
+  /// asynchronous copy reading it (directly or advanced by tile.addptr), or
+  /// null.
+  LayoutRef carriedPointerLayout(mlir::Value arg);
   unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
   /// The buffers are live from the first copy into them to the last op of
   /// the kernel's body that uses them; meanwhile the staging area sits

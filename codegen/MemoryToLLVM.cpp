@@ -517,9 +517,12 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   LayoutRef layout = L.get(op.getPtr()).layout;
   std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
   // The copy lands in shared memory, so the access may use any layout: the
-  // default one (the widest runs along the last dimension) when the
-  // pointers and the mask can be recomputed there without moving data.
-  if (LayoutRef want = L.defaultLayout(op.getPtr().getType()); *want != *layout) {
+  // default one (the widest runs along the last dimension; along the first
+  // for a slot holding the tile transposed) when the pointers and the mask
+  // can be recomputed there without moving data.
+  unsigned dim = buf.transposed ? 0 : layout->rank() - 1;
+  LayoutRef want = L.asyncCopyLayout(op);
+  if (*want != *layout) {
     auto p = L.rematerialize(op.getPtr(), *want);
     FailureOr<std::vector<llvm::Value *>> m = std::vector<llvm::Value *>{};
     if (succeeded(p) && op.getMask()) {
@@ -539,12 +542,14 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
   llvm::Type *vt = pointeeType(L, op.getPtr());
   unsigned eb = L.storeBytes(vt);
-  unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, layout->rank() - 1);
+  unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, dim);
   unsigned bytes = vec * eb;
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
   unsigned cols = unsigned(layout->shape().back());
   // Byte offset of register g's run in the slot.
   auto offsetOf = [&](unsigned g) {
+    if (buf.transposed) // element (r, c) at (c, r)
+      return L.sharedOffset(buf.layout, L.coord(*layout, g, 1), L.coord(*layout, g, 0));
     llvm::Value *lin = L.linearCoord(*layout, g);
     return L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
                           b.CreateURem(lin, L.i32(cols)));
@@ -612,7 +617,7 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
       tensorCoresReadInPlace(op.getResult(), parseCudaTarget(L.target.name()), L.numWarps);
   LayoutRef layout = L.defaultLayout(op.getType());
   if (inPlace) {
-    L.sharedTiles[op.getResult()] = {base, buf.layout};
+    L.sharedTiles[op.getResult()] = {base, buf.layout, buf.transposed};
     L.set(op.getResult(), Lowered{layout, {}});
     return success();
   }
@@ -621,9 +626,14 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
   unsigned cols = unsigned(t.getShape().back());
   std::vector<llvm::Value *> regs;
   for (unsigned r = 0; r < layout->numRegs(); ++r) {
-    llvm::Value *lin = L.linearCoord(*layout, r);
-    llvm::Value *off = L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
-                                      b.CreateURem(lin, L.i32(cols)));
+    llvm::Value *off;
+    if (buf.transposed) {
+      off = L.sharedOffset(buf.layout, L.coord(*layout, r, 1), L.coord(*layout, r, 0));
+    } else {
+      llvm::Value *lin = L.linearCoord(*layout, r);
+      off = L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
+                           b.CreateURem(lin, L.i32(cols)));
+    }
     regs.push_back(b.CreateLoad(et, L.sharedBytePtr(b.CreateAdd(base, off))));
   }
   L.set(op.getResult(), Lowered{layout, regs});

@@ -85,13 +85,29 @@ Recurrences findRecurrences(scf::ForOp loop) {
 
 Value constantLike(OpBuilder &b, Location loc, Type t, int64_t v);
 
+/// `d * k`, kept a splat when `d` is one (a splat costs nothing in any
+/// layout, so the pointers it advances keep theirs).
+Value scaled(OpBuilder &b, Location loc, Value d, int64_t k) {
+  if (k == 1)
+    return d;
+  if (auto splat = d.getDefiningOp<tile::SplatOp>()) {
+    Value x = splat.getOperand();
+    Value kx = arith::MulIOp::create(b, loc, x, constantLike(b, loc, x.getType(), k));
+    return tile::SplatOp::create(b, loc, d.getType(), kx);
+  }
+  SplatElementsAttr attr;
+  if (matchPattern(d, m_Constant(&attr)) && isa<IntegerType>(attr.getElementType()))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(cast<ShapedType>(d.getType()),
+                                       attr.getSplatValue<APInt>() * k));
+  return arith::MulIOp::create(b, loc, d, constantLike(b, loc, d.getType(), k));
+}
+
 /// `x + k * step` (k >= 0).
 Value advanceBy(OpBuilder &b, Location loc, Value x, Value step, int64_t k) {
   if (k == 0)
     return x;
-  Value ks = k == 1 ? step
-                    : arith::MulIOp::create(b, loc, step,
-                                            constantLike(b, loc, step.getType(), k));
+  Value ks = scaled(b, loc, step, k);
   Type et = getElementTypeOrSelf(x.getType());
   if (isa<tile::PointerType>(et))
     return tile::AddPtrOp::create(b, loc, x.getType(), x, ks);
@@ -456,11 +472,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
       ahead.push_back(Value());
       continue;
     }
-    Value d = c.advance.getOffset();
-    ahead.push_back(stages == 2 ? d
-                                : arith::MulIOp::create(b, loc, d,
-                                                        constantLike(b, loc, d.getType(),
-                                                                     stages - 1)));
+    ahead.push_back(scaled(b, loc, c.advance.getOffset(), stages - 1));
   }
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);

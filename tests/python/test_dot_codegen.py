@@ -256,3 +256,88 @@ def test_fp8_products_on_the_gpu(a, b, M, N, K, warps):
                      OUT=tl.float32, num_warps=warps)
     # Products of fp8 values are exact in fp32; only the sums round.
     torch.testing.assert_close(z.cpu().double(), ref, rtol=1e-4, atol=1e-3)
+
+
+@triton.jit
+def looped_matmul(A, B, C, M, N, K, sam, sak, sbk, sbn,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = A + rm[:, None] * sam + rk[None, :] * sak
+    b_ptrs = B + rk[:, None] * sbk + rn[None, :] * sbn
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k < K), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] + k < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def looped_ptx(a_rows, b_rows, cc):
+    """PTX of looped_matmul with A (B) row-major or column-major (the unit
+    stride specialized, as a launch does)."""
+    sig = {"A": "*fp16", "B": "*fp16", "C": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+           "sam": "i32", "sak": "i32", "sbk": "i32", "sbn": "i32",
+           "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+    consts = {"BM": 128, "BN": 128, "BK": 64}
+    unit = ["sak" if a_rows else "sam", "sbn" if b_rows else "sbk"]
+    for u in unit:
+        sig[u] = "constexpr"
+        consts[u] = 1
+    attrs = {(list(sig).index(n),): [["tt.divisibility", 16]]
+             for n in ["A", "B", "C", "M", "N", "K", "sam", "sak", "sbk", "sbn"]
+             if sig[n] != "constexpr"}
+    k = triton.compile(ASTSource(looped_matmul, sig, constexprs=consts, attrs=attrs),
+                       target=GPUTarget("cuda", cc, 32),
+                       options={"num_warps": 8, "num_stages": 3})
+    return k.asm["ptx"]
+
+
+@pytest.mark.parametrize("a_rows, b_rows, trans", [
+    (True, True, "0, 1"),    # A K-major, B N-major: B read transposed
+    (True, False, "0, 0"),   # B contiguous along K: its slots hold it as [N, K]
+    (False, True, "1, 1"),   # A contiguous along M: slots hold [K, M]
+    (False, False, "1, 0"),
+])
+def test_column_major_operands_copy_16_bytes_on_sm90(a_rows, b_rows, trans):
+    # Whichever axis is contiguous in memory, the tiles move in 16-byte
+    # copies and land in the form wgmma reads.
+    ptx = looped_ptx(a_rows, b_rows, 90)
+    assert "ld.global.b16" not in ptx and "ld.global.u16" not in ptx
+    assert re.search(r"cp\.async\.cg\.shared\.global \[[^]]*\], \[[^]]*\], 16", ptx)
+    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16 .*p, 1, 1, "
+                     + trans + ";", ptx)
+
+
+def test_column_major_b_on_sm80():
+    # mma.sync reads B stored as [N, K] with plain ldmatrix; A contiguous
+    # along M stays row-major in shared memory.
+    ptx = looped_ptx(True, False, 80)
+    assert "ld.global.b16" not in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x4.trans" not in ptx
+
+
+@needs_gpu
+@pytest.mark.parametrize("a_rows", [True, False])
+@pytest.mark.parametrize("b_rows", [True, False])
+@pytest.mark.parametrize("M, N, K, BM, BN, BK, warps", [
+    (256, 256, 256, 128, 128, 64, 8), (130, 72, 100, 64, 64, 32, 4),
+    (64, 128, 96, 64, 128, 32, 8), (48, 40, 64, 16, 32, 16, 4)])
+def test_operand_layouts_on_the_gpu(a_rows, b_rows, M, N, K, BM, BN, BK, warps):
+    g = torch.Generator().manual_seed(3)
+    a = (torch.randn(M, K, generator=g) * 0.1).half()
+    b = (torch.randn(K, N, generator=g) * 0.1).half()
+    ref = a.double() @ b.double()
+    a_dev = a.cuda() if a_rows else a.t().contiguous().cuda().t()
+    b_dev = b.cuda() if b_rows else b.t().contiguous().cuda().t()
+    c = torch.empty(M, N, dtype=torch.float32, device="cuda")
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    looped_matmul[grid](a_dev, b_dev, c, M, N, K, a_dev.stride(0), a_dev.stride(1),
+                        b_dev.stride(0), b_dev.stride(1), BM=BM, BN=BN, BK=BK,
+                        num_warps=warps, num_stages=3)
+    torch.testing.assert_close(c.cpu().double(), ref, rtol=1e-3, atol=1e-3)
