@@ -49,7 +49,7 @@ bool isPureShapeOrArith(Operation *op) {
   StringRef n = op->getName().getStringRef();
   return (n.starts_with("arith.") && op->getNumRegions() == 0) ||
          isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
-             tile::MakeRangeOp, tile::AddPtrOp, tile::ReshapeOp>(op);
+             tile::MakeRangeOp, tile::AddPtrOp, tile::ReshapeOp, tile::HintOp>(op);
 }
 
 /// Loop-carried values that advance by a loop-invariant step every
@@ -570,20 +570,52 @@ struct PipelineOptions {
 ///   mask = 0 <= row < shape0 and 0 <= col < shape1, other = 0 (the padding).
 /// For 2-D blocks of 16-bit floats with zero padding, from a descriptor
 /// made outside the loop.
+/// Whether `dl` qualifies: a 2-D block of 16-bit floats with zero padding
+/// from a descriptor made by tile.make_tensor_descriptor, read only by
+/// tensor-core products.
+bool descriptorLoadFeedsTensorCores(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
+  auto mk = dl.getDesc().getDefiningOp<tile::MakeTensorDescOp>();
+  auto t = cast<RankedTensorType>(dl.getType());
+  return mk && mk.getPadding() == tile::PaddingOption::PAD_ZERO && t.getRank() == 2 &&
+         (t.getElementType().isF16() || t.getElementType().isBF16()) &&
+         tritium::codegen::tensorCoresReadInPlace(dl.getResult(), cc, numWarps);
+}
+
+void rewriteDescriptorLoads(ArrayRef<tile::DescriptorLoadOp> loads);
+
 void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps) {
   std::vector<tile::DescriptorLoadOp> loads;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    auto dl = dyn_cast<tile::DescriptorLoadOp>(&op);
-    if (!dl || !loop.isDefinedOutsideOfLoop(dl.getDesc()))
-      continue;
-    auto mk = dl.getDesc().getDefiningOp<tile::MakeTensorDescOp>();
-    auto t = cast<RankedTensorType>(dl.getType());
-    if (!mk || mk.getPadding() != tile::PaddingOption::PAD_ZERO || t.getRank() != 2 ||
-        !(t.getElementType().isF16() || t.getElementType().isBF16()) ||
-        !tritium::codegen::tensorCoresReadInPlace(dl.getResult(), cc, numWarps))
-      continue;
-    loads.push_back(dl);
-  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto dl = dyn_cast<tile::DescriptorLoadOp>(&op))
+      if (loop.isDefinedOutsideOfLoop(dl.getDesc()) &&
+          descriptorLoadFeedsTensorCores(dl, cc, numWarps))
+        loads.push_back(dl);
+  rewriteDescriptorLoads(loads);
+}
+
+/// The same for loads outside loops read by products inside loops (the
+/// queries of an attention kernel), which are then copied into shared
+/// memory once (stageOutsideLoops).
+void descriptorLoadsOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps) {
+  std::vector<tile::DescriptorLoadOp> loads;
+  module.walk([&](tile::DescriptorLoadOp dl) {
+    if (dl->getParentOfType<LoopLikeOpInterface>() ||
+        !descriptorLoadFeedsTensorCores(dl, cc, numWarps))
+      return;
+    bool inLoop = false;
+    for (Operation *u : dl->getUsers()) {
+      inLoop |= u->getParentOfType<LoopLikeOpInterface>() != nullptr;
+      if (isa<tile::TransOp>(u))
+        for (Operation *tu : u->getUsers())
+          inLoop |= tu->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    }
+    if (inLoop)
+      loads.push_back(dl);
+  });
+  rewriteDescriptorLoads(loads);
+}
+
+void rewriteDescriptorLoads(ArrayRef<tile::DescriptorLoadOp> loads) {
   for (tile::DescriptorLoadOp dl : loads) {
     auto mk = dl.getDesc().getDefiningOp<tile::MakeTensorDescOp>();
     auto t = cast<RankedTensorType>(dl.getType());
@@ -625,7 +657,11 @@ void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps) 
       }
       ptr = tile::AddPtrOp::create(b, loc, ptr.getType(), ptr, off);
     }
-    OpBuilder outside(loop); // an invariant `other`, as loads' must be
+    // An invariant `other`, as pipelined loads' must be.
+    Operation *top = dl;
+    while (auto l = top->getParentOfType<LoopLikeOpInterface>())
+      top = l;
+    OpBuilder outside(top);
     Value other = arith::ConstantOp::create(
         outside, loc, DenseElementsAttr::get(t, b.getFloatAttr(t.getElementType(), 0.0)));
     auto load = tile::LoadOp::create(b, loc, ptr, mask, other, dl.getCacheAttr(),
@@ -695,8 +731,10 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
   // First, so that a wait for these copies comes before the loops' first
   // copies (which go right before each loop).
   SharedBudget budget{int64_t(sharedLimit(computeCapability)) - 32 * 1024 - holdBack};
-  if (computeCapability >= 80)
+  if (computeCapability >= 80) {
+    descriptorLoadsOutsideLoops(module, computeCapability, numWarps);
     stageOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
+  }
   for (scf::ForOp f : loops)
     pipelineLoop(f, o, nextBuffer, budget);
 }
