@@ -458,6 +458,13 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
     shape.erase(shape.begin() + axis);
     return operandIn(ed.getSrc(), LinearLayout(shape, bases[0], bases[1], bases[2]));
   }
+  if (auto rs = dyn_cast<mlir::tile::ReshapeOp>(op)) {
+    // The same elements in the same registers, read through the row-major
+    // reshape (a block pointer's offsets shaped [B0, 1] or [1, B1]).
+    auto srcShape = cast<RankedTensorType>(rs.getSrc().getType()).getShape();
+    return operandIn(rs.getSrc(),
+                     to.reshape(std::vector<int64_t>(srcShape.begin(), srcShape.end())));
+  }
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) {
     // The source has fewer elements: when it cannot be recomputed, it is
     // the one that moves through shared memory, not the broadcast tile.
