@@ -139,3 +139,17 @@
 # CHECK-BP: wgmma.wait_group.sync.aligned 1;
 # CHECK-BP: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 # CHECK-BP: wgmma.wait_group.sync.aligned 0;
+
+# Attention over descriptors: Q copied into shared memory once, K (stored
+# transposed or put through tl.trans) and V through the pipeline's 16-byte
+# copies, P handed to the second product in registers; no operand is
+# staged by the products (no proxy fence) and no load goes element-wise.
+# RUN: tritium compile %S/../Inputs/codegen/attention_desc.py --kernel attn --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32:16,fp32,64,128,64,True" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-ATTN
+# RUN: tritium compile %S/../Inputs/codegen/attention_desc.py --kernel attn --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32:16,fp32,64,128,64,False" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-ATTN
+# CHECK-ATTN-NOT: ld.global.b16
+# CHECK-ATTN-NOT: fence.proxy.async
+# CHECK-ATTN: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+# CHECK-ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, {{[01]}};
+# CHECK-ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+# CHECK-ATTN-NOT: ld.global.b16
+# CHECK-ATTN-NOT: fence.proxy.async
