@@ -14,7 +14,11 @@
 // tf32x3 precision (K%8 = 0) mma.sync.m16n8k8 on tf32 parts. The
 // accumulator is a linear layout (mmaAccLayout); A and B are staged
 // row-major (padded) in shared memory and read into operand fragments with
-// ldmatrix (fp16/bf16 B with .trans).
+// ldmatrix (fp16/bf16 B with .trans). Operands in the software pipeliner's
+// slots are read in place, through the slot's SharedLayout (swizzled); a
+// slot may hold B transposed ([N, K]), read with plain ldmatrix. On sm_90a
+// products that fill a warpgroup's m64 steps go to wgmma instead
+// (nvidia/WgmmaToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"

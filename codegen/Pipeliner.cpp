@@ -27,6 +27,13 @@
 // stay within the target's shared memory less 32 KB for the staging area:
 // a loop gets fewer stages, or none, when they would not fit.
 //
+// Pointers and masks may also be computed from loop-carried recurrences
+// (values advanced by an invariant step: block pointers moved by
+// tl.advance, running offsets), whose value k iterations on is x + k * d;
+// tensor-descriptor block loads feeding products become the masked pointer
+// loads they mean first, so the same machinery copies them. When the
+// products are wgmma groups left in flight, the copies go after them.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
@@ -563,13 +570,6 @@ struct PipelineOptions {
   unsigned stages, computeCapability, numWarps;
 };
 
-/// A tensor descriptor's block load in a loop, read only by tensor-core
-/// products, becomes the plain masked load it means, so that it is copied
-/// asynchronously like any other operand tile:
-///   ptr  = base + (i + arange(B0))[:, None] * stride0 + (j + arange(B1))[None, :]
-///   mask = 0 <= row < shape0 and 0 <= col < shape1, other = 0 (the padding).
-/// For 2-D blocks of 16-bit floats with zero padding, from a descriptor
-/// made outside the loop.
 /// Whether `dl` qualifies: a 2-D block of 16-bit floats with zero padding
 /// from a descriptor made by tile.make_tensor_descriptor, read only by
 /// tensor-core products.
@@ -583,6 +583,12 @@ bool descriptorLoadFeedsTensorCores(tile::DescriptorLoadOp dl, unsigned cc, unsi
 
 void rewriteDescriptorLoads(ArrayRef<tile::DescriptorLoadOp> loads);
 
+/// A tensor descriptor's block load in a loop, read only by tensor-core
+/// products, becomes the plain masked load it means, so that it is copied
+/// asynchronously like any other operand tile:
+///   ptr  = base + (i + arange(B0))[:, None] * stride0 + (j + arange(B1))[None, :]
+///   mask = 0 <= row < shape0 and 0 <= col < shape1, other = 0 (the padding).
+/// For qualifying loads from a descriptor made outside the loop.
 void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps) {
   std::vector<tile::DescriptorLoadOp> loads;
   for (Operation &op : loop.getBody()->without_terminator())

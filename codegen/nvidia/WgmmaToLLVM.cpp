@@ -227,11 +227,8 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     b.CreateCall(asmStmt(L, "fence.proxy.async.shared::cta;"), {});
     L.barrier();
   }
-  if (!aRegs.empty()) {
-  } else if (!stageA) {
-    // A slot holds [M, K] (K-major) or, read through tl.trans, [K, M].
+  if (aRegs.empty() && !stageA) // a slot's [M, K] (K-major) or, transposed, [K, M]
     a = {aTile->second.byteOffset, aTile->second.layout, !aTile->second.transposed};
-  }
   if (!stageB) // [K, N] (MN-major) or, through tl.trans, [N, K]
     bo = {bTile->second.byteOffset, bTile->second.layout, bTile->second.transposed};
   for (SharedOperand *s : {&a, &bo})
@@ -244,7 +241,7 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
   llvm::Value *wgN = b.CreateLShr(wg, llvm::Log2_32(ws.wgM));
 
   // The descriptor of a tile whose element (0, 0) is `byteOffset` (i32)
-  // bytes into shared memory, plus constant bytes `extra`.
+  // bytes into shared memory; the k steps add constants to it.
   auto descriptor = [&](const SharedOperand &s, llvm::Value *byteOffset) {
     unsigned S = s.layout.swizzleBytes;
     uint64_t sbo = 8 * S, lbo = s.kMajor ? 0 : uint64_t(s.layout.blockBytes());
