@@ -686,6 +686,19 @@ bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
   return M % 16 == 0 && N % 8 == 0 && K % (tf32 ? 8 : 16) == 0;
 }
 
+/// Whether `u` (a tile.dot) reads its operands from shared memory where
+/// they lie: wgmma, and mma.sync on 16-bit floats (the others stage their
+/// operands from registers).
+static bool readsOperandsInPlace(Operation *u, unsigned cc, unsigned numWarps) {
+  if (dotUsesWgmma(u, cc, numWarps))
+    return true;
+  auto dot = dyn_cast<tile::DotOp>(u);
+  if (!dot || !dotUsesMma(u, cc, numWarps))
+    return false;
+  Type ae = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  return ae.isF16() || ae.isBF16();
+}
+
 bool tritium::codegen::tensorCoresReadInPlace(Value v, unsigned computeCapability,
                                               unsigned numWarps) {
   if (v.use_empty())
@@ -697,11 +710,11 @@ bool tritium::codegen::tensorCoresReadInPlace(Value v, unsigned computeCapabilit
         return false;
       for (OpOperand &tu : t->getUses())
         if (tu.getOperandNumber() != 1 ||
-            !dotUsesMma(tu.getOwner(), computeCapability, numWarps))
+            !readsOperandsInPlace(tu.getOwner(), computeCapability, numWarps))
           return false;
       continue;
     }
-    if (use.getOperandNumber() > 1 || !dotUsesMma(u, computeCapability, numWarps))
+    if (use.getOperandNumber() > 1 || !readsOperandsInPlace(u, computeCapability, numWarps))
       return false;
   }
   return true;

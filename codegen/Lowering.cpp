@@ -514,6 +514,22 @@ bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
     return false;
   auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
   unsigned eb = storeBytes(llvmType(pointee));
+  unsigned cc = parseCudaTarget(target.name());
+  Operation *func = copy->getParentOfType<func::FuncOp>();
+  // 8-bit operands of wgmma are read K-major only: B is stored [N, K] and
+  // A as it is, however memory runs.
+  std::optional<bool> eightBit;
+  if (eb == 1)
+    func->walk([&](mlir::tile::SharedLoadOp ld) {
+      if (ld.getBuffer() != copy.getBuffer())
+        return;
+      for (OpOperand &use : ld->getUses())
+        if (auto dot = dyn_cast<mlir::tile::DotOp>(use.getOwner()))
+          if (dotUsesWgmma(dot, cc, numWarps))
+            eightBit = use.getOperandNumber() == 1;
+    });
+  if (eightBit)
+    return *eightBit;
   // Contiguous along the rows only, in runs of at least 4 bytes.
   if (vectorWidthHint(copy.getPtr(), copy.getMask(), 1) > 1 ||
       vectorWidthHint(copy.getPtr(), copy.getMask(), 0) * eb < 4)
@@ -521,8 +537,6 @@ bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
   // Every reader must take the transposed tile: products read it as
   // operand B, or as operand A on wgmma (mma.sync's ldmatrix reads A
   // only row-major); through tl.trans it is the plain tile again.
-  unsigned cc = parseCudaTarget(target.name());
-  Operation *func = copy->getParentOfType<func::FuncOp>();
   bool ok = true;
   func->walk([&](mlir::tile::SharedLoadOp ld) {
     if (ld.getBuffer() != copy.getBuffer())

@@ -569,16 +569,22 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   // Below 4 bytes there is no cp.async: a predicated load and a store.
   auto *loadOne = llvm::InlineAsm::get(
       llvm::FunctionType::get(b.getInt16Ty(), {ptrs[0]->getType(), b.getInt1Ty()}, false),
-      "mov.b16 $0, 0;\n\t@$2 ld.global.b16 $0, [$1];", "=h,l,b", true);
+      std::string("mov.b16 $0, 0;\n\t@$2 ld.global.") + (eb == 1 ? "b8" : "b16") +
+          " $0, [$1];",
+      "=h,l,b", true);
   for (unsigned g = 0; g < ptrs.size(); g += vec) {
     if (layout->isReplicaReg(g))
       continue;
-    llvm::Value *dst = L.sharedBytePtr(b.CreateAdd(base, offsetOf(g)));
-    if (bytes < 4) {
-      llvm::Value *v = b.CreateCall(loadOne, {ptrs[g], mask.empty() ? b.getTrue() : mask[g]});
-      b.CreateStore(v, dst);
+    if (bytes < 4) { // element by element
+      for (unsigned i = g; i < g + vec; ++i) {
+        llvm::Value *v = b.CreateCall(loadOne, {ptrs[i], mask.empty() ? b.getTrue() : mask[i]});
+        if (eb == 1)
+          v = b.CreateTrunc(v, b.getInt8Ty());
+        b.CreateStore(v, L.sharedBytePtr(b.CreateAdd(base, offsetOf(i))));
+      }
       continue;
     }
+    llvm::Value *dst = L.sharedBytePtr(b.CreateAdd(base, offsetOf(g)));
     llvm::Value *dstAddr = b.CreatePtrToInt(dst, i64);
     if (mask.empty())
       b.CreateCall(copyAll, {dstAddr, ptrs[g]});

@@ -293,6 +293,8 @@ void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
 bool isZeroConstant(Value v) {
   if (auto splat = v.getDefiningOp<tile::SplatOp>())
     v = splat.getOperand();
+  if (auto cvt = v.getDefiningOp<tile::FpToFpOp>()) // 0.0 converted to fp8
+    v = cvt.getSrc();
   Attribute a;
   if (!matchPattern(v, m_Constant(&a)))
     return false;
@@ -310,8 +312,10 @@ bool isZeroConstant(Value v) {
 /// tensor-core products.
 bool feedsTensorCores(tile::LoadOp load, unsigned cc, unsigned numWarps) {
   auto t = dyn_cast<RankedTensorType>(load.getType());
+  Type et = t ? t.getElementType() : Type();
+  bool fp8 = et && isa<Float8E4M3FNType, Float8E5M2Type>(et);
   if (!t || t.getRank() != 2 || t.getShape()[1] % 8 != 0 || load.getIsVolatile() ||
-      !(t.getElementType().isF16() || t.getElementType().isBF16()))
+      !(et.isF16() || et.isBF16() || fp8))
     return false;
   if (load.getOther() && !isZeroConstant(load.getOther()))
     return false;
@@ -339,7 +343,8 @@ unsigned sharedLimit(unsigned cc) {
 /// (swizzled, or rows padded by 8 elements).
 int64_t slotBytes(tile::LoadOp load) {
   auto t = cast<RankedTensorType>(load.getType());
-  return tritium::codegen::SharedLayout::best(t.getShape()[0], t.getShape()[1], 2, 8).bytes();
+  unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
+  return tritium::codegen::SharedLayout::best(t.getShape()[0], t.getShape()[1], eb, 8).bytes();
 }
 
 /// What the buffers may take: the rest stays for the staging area of the
@@ -570,14 +575,15 @@ struct PipelineOptions {
   unsigned stages, computeCapability, numWarps;
 };
 
-/// Whether `dl` qualifies: a 2-D block of 16-bit floats with zero padding
+/// Whether `dl` qualifies: a 2-D block of 16-bit or fp8 floats with zero padding
 /// from a descriptor made by tile.make_tensor_descriptor, read only by
 /// tensor-core products.
 bool descriptorLoadFeedsTensorCores(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
   auto mk = dl.getDesc().getDefiningOp<tile::MakeTensorDescOp>();
   auto t = cast<RankedTensorType>(dl.getType());
+  Type et = t.getElementType();
   return mk && mk.getPadding() == tile::PaddingOption::PAD_ZERO && t.getRank() == 2 &&
-         (t.getElementType().isF16() || t.getElementType().isBF16()) &&
+         (et.isF16() || et.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(et)) &&
          tritium::codegen::tensorCoresReadInPlace(dl.getResult(), cc, numWarps);
 }
 

@@ -67,11 +67,16 @@ bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /// The layout of a product's operand tile stored [rows, cols], as the
 /// pipeliner's slots and the staging here lay it out.
-std::optional<SharedLayout> operandLayout(int64_t rows, int64_t cols) {
-  auto s = SharedLayout::swizzleFor(rows, cols, 2);
+std::optional<SharedLayout> operandLayout(int64_t rows, int64_t cols, unsigned eb = 2) {
+  auto s = SharedLayout::swizzleFor(rows, cols, eb);
   if (!s)
     return std::nullopt;
-  return SharedLayout::swizzled(rows, cols, 2, *s);
+  return SharedLayout::swizzled(rows, cols, eb, *s);
+}
+
+/// The wgmma name of an fp8 operand type, or null.
+const char *fp8Name(Type t) {
+  return isa<Float8E4M3FNType>(t) ? "e4m3" : isa<Float8E5M2Type>(t) ? "e5m2" : nullptr;
 }
 
 /// Descriptor mode bits (62-63) of a swizzle width.
@@ -161,14 +166,18 @@ bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
   if (cT.getRank() != 2)
     return false;
   Type ae = aT.getElementType(), be = bT.getElementType(), ce = cT.getElementType();
-  bool f16 = ae.isF16() && be.isF16(), bf16 = ae.isBF16() && be.isBF16();
-  if (!(f16 || bf16) || !(ce.isF32() || (f16 && ce.isF16())))
-    return false;
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  if (!isPow2(M) || !isPow2(N) || !isPow2(K) || K % 16)
+  if (!isPow2(M) || !isPow2(N) || !isPow2(K))
     return false;
   auto shape = wgmmaShape(M, N, numWarps);
   if (!shape)
+    return false;
+  if (fp8Name(ae) && fp8Name(be)) {
+    // k32 steps, both operands K-major: A as [M, K], B stored [N, K].
+    return ce.isF32() && K % 32 == 0 && operandLayout(M, K, 1) && operandLayout(N, K, 1);
+  }
+  bool f16 = ae.isF16() && be.isF16(), bf16 = ae.isBF16() && be.isBF16();
+  if (!(f16 || bf16) || !(ce.isF32() || (f16 && ce.isF16())) || K % 16)
     return false;
   // Every operand tile must be swizzle-able in the form it may be stored:
   // [M, K] or [K, M] for A, [K, N] or [N, K] for B. An MN-major B's part
@@ -185,9 +194,14 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   WgmmaShape ws = *wgmmaShape(M, N, L.numWarps);
-  bool bf16 = aT.getElementType().isBF16();
+  Type ae = aT.getElementType();
+  Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
+  bool bf16 = ae.isBF16();
+  bool eight = fp8Name(ae) != nullptr; // fp8: k32 steps, both operands K-major
+  unsigned eb = eight ? 1 : 2;
+  int64_t kStep = eight ? 32 : 16;
   bool f16Acc = cT.getElementType().isF16();
-  llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
+  llvm::Type *et = eight ? b.getInt8Ty() : bf16 ? b.getBFloatTy() : b.getHalfTy();
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
   LayoutRef lc = L.share(LinearLayout::wgmmaAccumulator(M, N, ws.wgM, ws.wgN));
@@ -196,7 +210,7 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
   std::vector<llvm::Value *> aRegs;
   auto aTile = L.sharedTiles.find(op.getA());
   auto bTile = L.sharedTiles.find(op.getB());
-  if (aTile == L.sharedTiles.end()) {
+  if (aTile == L.sharedTiles.end() && !eight) {
     Lowered &av = L.get(op.getA());
     if (auto map = LinearLayout::threadLocalMap(
             *av.layout, LinearLayout::mmaOperandA(M, K, 4 * ws.wgM, ws.wgN)))
@@ -205,6 +219,29 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
   }
   bool stageA = aRegs.empty() && aTile == L.sharedTiles.end();
   bool stageB = bTile == L.sharedTiles.end();
+  // 8-bit operands are read K-major only: a slot holding the other form is
+  // read back into registers and staged.
+  std::optional<Lowered> aFromSlot, bFromSlot;
+  auto readSlot = [&](const Lowering::SharedTile &t, Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Lowered out{L.defaultLayout(type), {}};
+    for (unsigned r = 0; r < out.layout->numRegs(); ++r) {
+      llvm::Value *row = L.coord(*out.layout, r, 0), *col = L.coord(*out.layout, r, 1);
+      if (t.transposed)
+        std::swap(row, col);
+      llvm::Value *off = b.CreateAdd(t.byteOffset, L.sharedOffset(t.layout, row, col));
+      out.regs.push_back(b.CreateLoad(et, L.sharedBytePtr(off)));
+    }
+    return out;
+  };
+  if (eight && !stageA && aTile->second.transposed) {
+    aFromSlot = readSlot(aTile->second, op.getA());
+    stageA = true;
+  }
+  if (eight && !stageB && !bTile->second.transposed) {
+    bFromSlot = readSlot(bTile->second, op.getB());
+    stageB = true;
+  }
   std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
 
   // Operands in shared memory; the rest staged, A then B, each on a
@@ -214,13 +251,24 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     unsigned at = 0;
     L.barrier(); // the staging area's last readers are done
     if (stageA) {
-      a = {L.i32(L.scratchStart()), *operandLayout(M, K), true};
-      L.storeToSharedLayout(L.get(op.getA()), et, a.layout, a.base);
+      a = {L.i32(L.scratchStart()), *operandLayout(M, K, eb), true};
+      L.storeToSharedLayout(aFromSlot ? *aFromSlot : L.get(op.getA()), et, a.layout, a.base);
       at = unsigned((a.layout.bytes() + 1023) / 1024 * 1024);
     }
-    if (stageB) {
-      bo = {L.i32(L.scratchStart() + at), *operandLayout(K, N), false};
-      L.storeToSharedLayout(L.get(op.getB()), et, bo.layout, bo.base);
+    if (stageB && !eight) {
+      bo = {L.i32(L.scratchStart() + at), *operandLayout(K, N, eb), false};
+      L.storeToSharedLayout(bFromSlot ? *bFromSlot : L.get(op.getB()), et, bo.layout, bo.base);
+      at += unsigned(bo.layout.bytes());
+    } else if (stageB) { // stored [N, K], element by element
+      bo = {L.i32(L.scratchStart() + at), *operandLayout(N, K, eb), true};
+      const Lowered &bv = bFromSlot ? *bFromSlot : L.get(op.getB());
+      for (unsigned r = 0; r < bv.layout->numRegs(); ++r) {
+        if (bv.layout->isReplicaReg(r))
+          continue;
+        llvm::Value *off = L.sharedOffset(bo.layout, L.coord(*bv.layout, r, 1),
+                                          L.coord(*bv.layout, r, 0));
+        L.storeShared(bv.regs[r], L.sharedBytePtr(b.CreateAdd(bo.base, off)));
+      }
       at += unsigned(bo.layout.bytes());
     }
     L.reserveShared(at);
@@ -287,11 +335,13 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
   // four registers), B's descriptor.
   unsigned accRegs = unsigned(f16Acc ? ws.instrN / 4 : ws.instrN / 2);
   bool aInRegs = !aRegs.empty();
-  std::string ty = bf16 ? "bf16" : "f16";
+  std::string ta = eight ? fp8Name(ae) : bf16 ? "bf16" : "f16";
+  std::string tb = eight ? fp8Name(be) : ta;
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                      std::to_string(accRegs + (aInRegs ? 5 : 2)) + ", 0;\n" +
-                     "wgmma.mma_async.sync.aligned.m64n" + std::to_string(ws.instrN) +
-                     "k16." + (f16Acc ? "f16" : "f32") + "." + ty + "." + ty + " {";
+                     "wgmma.mma_async.sync.aligned.m64n" + std::to_string(ws.instrN) + "k" +
+                     std::to_string(kStep) + "." + (f16Acc ? "f16" : "f32") + "." + ta + "." +
+                     tb + " {";
   for (unsigned i = 0; i < accRegs; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
   text += "}, ";
@@ -304,9 +354,12 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     text += "$" + std::to_string(next++) + ", ";
   }
   text += "$" + std::to_string(next++) + ", p, 1, 1";
-  if (!aInRegs)
-    text += std::string(", ") + (a.kMajor ? "0" : "1");
-  text += std::string(", ") + (bo.kMajor ? "0" : "1") + ";\n}";
+  if (!eight) { // 8-bit operands have no transposed form
+    if (!aInRegs)
+      text += std::string(", ") + (a.kMajor ? "0" : "1");
+    text += std::string(", ") + (bo.kMajor ? "0" : "1");
+  }
+  text += ";\n}";
   std::string cons;
   llvm::Type *accTy = f16Acc ? (llvm::Type *)i32 : b.getFloatTy();
   std::string ac = f16Acc ? "r" : "f";
@@ -357,13 +410,13 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     }
   };
 
-  int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / 16;
+  int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / kStep;
   b.CreateCall(asmStmt(L, "wgmma.fence.sync.aligned;"), {});
   auto *pairTy = llvm::FixedVectorType::get(et, 2);
   for (int64_t kt = 0; kt < kSteps; ++kt)
     for (int64_t mt = 0; mt < mSteps; ++mt)
       for (int64_t nt = 0; nt < nSteps; ++nt) {
-        int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * 16;
+        int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * kStep;
         std::vector<llvm::Value *> args;
         if (aInRegs) { // registers 8 * (kt + kSteps * mt) on, in pairs
           size_t base = size_t(8 * (kt + kSteps * mt));

@@ -229,9 +229,17 @@ def test_fp8_on_tensor_cores(a, b):
                  "K": "constexpr", "PRECISION": "constexpr", "OUT": "constexpr"}
     constexprs = {"M": 64, "N": 64, "K": 64, "PRECISION": "ieee", "OUT": tl.float32,
                   "stride_zn": 1}
+    names = {"fp8e4nv": "e4m3", "fp8e5": "e5m2"}
+    # sm_90: wgmma k32, B stored [N, K] by the product (fp8 operands are
+    # read K-major only).
     k = triton.compile(ASTSource(dot_kernel, signature, constexprs=constexprs),
                        target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
-    names = {"fp8e4nv": "e4m3", "fp8e5": "e5m2"}
+    assert wgmma_of(k.asm["ptx"]) == [
+        "wgmma.mma_async.sync.aligned.m64n64k32.f32.%s.%s" % (names[a], names[b])]
+    # 32 rows do not fill a warpgroup: mma.sync m16n8k32.
+    small = dict(constexprs, M=32, N=32, K=32)
+    k = triton.compile(ASTSource(dot_kernel, signature, constexprs=small),
+                       target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
     assert mma_of(k.asm["ptx"]) == [
         "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32" % (names[a], names[b])]
     # sm_80 has no fp8 tensor-core products.
@@ -341,3 +349,23 @@ def test_operand_layouts_on_the_gpu(a_rows, b_rows, M, N, K, BM, BN, BK, warps):
                         b_dev.stride(0), b_dev.stride(1), BM=BM, BN=BN, BK=BK,
                         num_warps=warps, num_stages=3)
     torch.testing.assert_close(c.cpu().double(), ref, rtol=1e-3, atol=1e-3)
+
+
+@needs_gpu
+@pytest.mark.parametrize("a_rows", [True, False])
+@pytest.mark.parametrize("b_rows", [True, False])
+def test_fp8_operand_layouts_on_the_gpu(a_rows, b_rows):
+    # fp8 products read both operands K-major: B contiguous along K is copied
+    # as it lies, the other forms go through the slow paths; all agree.
+    M, N, K = 256, 256, 256
+    g = torch.Generator().manual_seed(9)
+    a = torch.randn(M, K, generator=g).to(torch.float8_e4m3fn)
+    b = torch.randn(K, N, generator=g).to(torch.float8_e4m3fn)
+    ref = a.double() @ b.double()
+    a_dev = a.cuda() if a_rows else a.t().contiguous().cuda().t()
+    b_dev = b.cuda() if b_rows else b.t().contiguous().cuda().t()
+    c = torch.empty(M, N, dtype=torch.float32, device="cuda")
+    looped_matmul[(2, 2)](a_dev, b_dev, c, M, N, K, a_dev.stride(0), a_dev.stride(1),
+                          b_dev.stride(0), b_dev.stride(1), BM=128, BN=128, BK=64,
+                          num_warps=8, num_stages=3)
+    torch.testing.assert_close(c.cpu().double(), ref, rtol=1e-4, atol=1e-3)
