@@ -262,8 +262,17 @@ def test_fp8_products_on_the_gpu(a, b, M, N, K, warps):
     z = torch.zeros((M, N), dtype=torch.float32, device="cuda")
     dot_kernel[(1,)](x.cuda(), y.cuda(), z, N, 1, M=M, N=N, K=K, PRECISION="ieee",
                      OUT=tl.float32, num_warps=warps)
-    # Products of fp8 values are exact in fp32; only the sums round.
-    torch.testing.assert_close(z.cpu().double(), ref, rtol=1e-4, atol=1e-3)
+    assert_fp8_product_close(z, x, y, ref)
+
+
+def assert_fp8_product_close(z, x, y, ref):
+    """Products of fp8 values are exact in fp32. mma.sync sums them in
+    fp32; sm_90's wgmma, as Triton uses it there by default, keeps fewer
+    bits while it accumulates: the error stays within a small fraction of
+    the sum of the products' magnitudes."""
+    bound = 2e-3 * (x.double().abs() @ y.double().abs()) + 1e-3
+    err = (z.cpu().double() - ref).abs()
+    assert bool((err <= bound).all()), float((err / bound).max())
 
 
 @triton.jit
@@ -368,4 +377,4 @@ def test_fp8_operand_layouts_on_the_gpu(a_rows, b_rows):
     looped_matmul[(2, 2)](a_dev, b_dev, c, M, N, K, a_dev.stride(0), a_dev.stride(1),
                           b_dev.stride(0), b_dev.stride(1), BM=128, BN=128, BK=64,
                           num_warps=8, num_stages=3)
-    torch.testing.assert_close(c.cpu().double(), ref, rtol=1e-4, atol=1e-3)
+    assert_fp8_product_close(c, a, b, ref)
