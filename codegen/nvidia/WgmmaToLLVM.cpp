@@ -1,7 +1,9 @@
 //===- WgmmaToLLVM.cpp - tl.dot on Hopper's warpgroup MMA (sm_90a) --------===//
 //
 // wgmma.mma_async.m64nNk16 for fp16/bf16 operands with an fp32 (or, for
-// fp16, an fp16) accumulator. Each warpgroup (four warps) owns m64 steps of
+// fp16, an fp16) accumulator, and m64nNk32 for fp8 (e4m3/e5m2, each side its
+// own) with an fp32 one; fp8 operands are read K-major only (a slot holding
+// the other form is read back and staged). Each warpgroup (four warps) owns m64 steps of
 // the accumulator (wgmmaAccumulator): warpgroups go along M first, then
 // split N into contiguous parts.
 //
