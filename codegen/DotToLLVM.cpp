@@ -266,8 +266,8 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
     bL = bTile->second.layout;
     bTransposed = bTile->second.transposed;
   }
-  if (aTile != L.sharedTiles.end() && aTile->second.transposed)
-    return L.fail(op, "tl.dot: a transposed operand A in shared memory is not supported");
+  // A stored [K, M] (a tile contiguous along M): read with ldmatrix.trans.
+  bool aTransposed = aTile != L.sharedTiles.end() && aTile->second.transposed && aRegs.empty();
 
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
@@ -307,9 +307,16 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
         }
         continue;
       }
-      llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
-      llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat2, 3));
-      llvm::Value *r = b.CreateCall(ldA, {sharedAddr(aL, aBase, row, col)});
+      llvm::Value *r;
+      if (aTransposed) { // matrix j = (m half mat1, k half mat2), rows are k
+        llvm::Value *krow = b.CreateAdd(L.i32(kt * 16), b.CreateAdd(r8, b.CreateShl(mat2, 3)));
+        llvm::Value *m = b.CreateAdd(mBase(mt), b.CreateShl(mat1, 3));
+        r = b.CreateCall(ldBT, {sharedAddr(aL, aBase, krow, m)});
+      } else {
+        llvm::Value *row = b.CreateAdd(mBase(mt), b.CreateAdd(r8, b.CreateShl(mat1, 3)));
+        llvm::Value *col = b.CreateAdd(L.i32(kt * 16), b.CreateShl(mat2, 3));
+        r = b.CreateCall(ldA, {sharedAddr(aL, aBase, row, col)});
+      }
       for (unsigned j = 0; j < 4; ++j)
         af[mt][j] = b.CreateExtractValue(r, j);
     }

@@ -534,20 +534,10 @@ bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
   if (vectorWidthHint(copy.getPtr(), copy.getMask(), 1) > 1 ||
       vectorWidthHint(copy.getPtr(), copy.getMask(), 0) * eb < 4)
     return false;
-  // Every reader must take the transposed tile: products read it as
-  // operand B, or as operand A on wgmma (mma.sync's ldmatrix reads A
-  // only row-major); through tl.trans it is the plain tile again.
-  bool ok = true;
-  func->walk([&](mlir::tile::SharedLoadOp ld) {
-    if (ld.getBuffer() != copy.getBuffer())
-      return;
-    for (OpOperand &use : ld->getUses()) {
-      auto dot = dyn_cast<mlir::tile::DotOp>(use.getOwner());
-      if (dot && use.getOperandNumber() == 0 && !dotUsesWgmma(dot, cc, numWarps))
-        ok = false;
-    }
-  });
-  return ok;
+  // Products read a transposed tile as either operand (wgmma through its
+  // descriptors, mma.sync with ldmatrix.trans); through tl.trans it is the
+  // plain tile again.
+  return true;
 }
 
 LayoutRef Lowering::asyncCopyLayout(mlir::tile::AsyncCopyOp copy) {

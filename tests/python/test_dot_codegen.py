@@ -330,13 +330,19 @@ def test_column_major_operands_copy_16_bytes_on_sm90(a_rows, b_rows, trans):
                      + trans + ";", ptx)
 
 
-def test_column_major_b_on_sm80():
-    # mma.sync reads B stored as [N, K] with plain ldmatrix; A contiguous
-    # along M stays row-major in shared memory.
-    ptx = looped_ptx(True, False, 80)
+@pytest.mark.parametrize("a_rows", [True, False])
+@pytest.mark.parametrize("b_rows", [True, False])
+def test_column_major_operands_on_sm80(a_rows, b_rows):
+    # mma.sync reads a tile stored as it is needed with plain ldmatrix and
+    # one stored transposed (B as [N, K] needs none, A as [K, M] does) with
+    # ldmatrix.trans; every copy moves 16 bytes.
+    ptx = looped_ptx(a_rows, b_rows, 80)
     assert "ld.global.b16" not in ptx
-    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
-    assert "ldmatrix.sync.aligned.m8n8.x4.trans" not in ptx
+    assert re.search(r"cp\.async\.cg\.shared\.global \[[^]]*\], \[[^]]*\], 16", ptx)
+    trans = ptx.count("ldmatrix.sync.aligned.m8n8.x4.trans")
+    plain = ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared")
+    assert (trans > 0) == (not a_rows or b_rows)
+    assert (plain > 0) == (a_rows or not b_rows)
 
 
 @needs_gpu
