@@ -213,6 +213,36 @@ llvm::Value *Lowering::sharedOffset(const SharedLayout &l, llvm::Value *row,
   return b.CreateAdd(b.CreateMul(block, i32(l.blockBytes())), b.CreateXor(o, x));
 }
 
+llvm::Value *Lowering::elementOffset(const SharedLayout &l, const LinearLayout &from,
+                                     unsigned reg, bool transposed) {
+  if (transposed) // element (r, c) at (c, r)
+    return sharedOffset(l, coord(from, reg, 1), coord(from, reg, 0));
+  unsigned cols = unsigned(from.shape().back());
+  llvm::Value *lin = linearCoord(from, reg);
+  return sharedOffset(l, b.CreateUDiv(lin, i32(cols)), b.CreateURem(lin, i32(cols)));
+}
+
+/// Stores registers [r, r + sv) of `src` (consecutive elements) at `p`:
+/// one element, or one vector of sv.
+static void storeRun(Lowering &L, const Lowered &src, unsigned r, unsigned sv, llvm::Type *ty,
+                     llvm::Type *mt, llvm::Value *p) {
+  auto &b = L.b;
+  if (sv == 1) {
+    L.storeShared(src.regs[r], p);
+    return;
+  }
+  llvm::Value *vec = llvm::UndefValue::get(llvm::FixedVectorType::get(mt, sv));
+  for (unsigned i = 0; i < sv; ++i) {
+    llvm::Value *x = src.regs[r + i];
+    if (ty->isPointerTy())
+      x = b.CreatePtrToInt(x, mt);
+    else if (ty->isIntegerTy(1))
+      x = b.CreateZExt(x, mt);
+    vec = b.CreateInsertElement(vec, x, i);
+  }
+  b.CreateAlignedStore(vec, p, llvm::Align(sv * L.storeBytes(mt)));
+}
+
 void Lowering::storeToSharedLayout(const Lowered &src, llvm::Type *ty,
                                    const SharedLayout &layout, llvm::Value *byteOffset) {
   const LinearLayout &from = *src.layout;
@@ -223,27 +253,10 @@ void Lowering::storeToSharedLayout(const Lowered &src, llvm::Type *ty,
   while (sv > 1 && cols % sv)
     sv /= 2;
   sv = std::max(1u, sv);
-  for (unsigned r = 0; r < from.numRegs(); r += sv) {
-    if (from.isReplicaReg(r))
-      continue;
-    llvm::Value *lin = linearCoord(from, r);
-    llvm::Value *row = b.CreateUDiv(lin, i32(cols)), *col = b.CreateURem(lin, i32(cols));
-    llvm::Value *p = sharedBytePtr(b.CreateAdd(byteOffset, sharedOffset(layout, row, col)));
-    if (sv == 1) {
-      storeShared(src.regs[r], p);
-      continue;
-    }
-    llvm::Value *vec = llvm::UndefValue::get(llvm::FixedVectorType::get(mt, sv));
-    for (unsigned i = 0; i < sv; ++i) {
-      llvm::Value *x = src.regs[r + i];
-      if (ty->isPointerTy())
-        x = b.CreatePtrToInt(x, mt);
-      else if (ty->isIntegerTy(1))
-        x = b.CreateZExt(x, mt);
-      vec = b.CreateInsertElement(vec, x, i);
-    }
-    b.CreateAlignedStore(vec, p, llvm::Align(sv * eb));
-  }
+  for (unsigned r = 0; r < from.numRegs(); r += sv)
+    if (!from.isReplicaReg(r))
+      storeRun(*this, src, r, sv, ty, mt,
+               sharedBytePtr(b.CreateAdd(byteOffset, elementOffset(layout, from, r))));
 }
 
 llvm::Value *Lowering::sharedBytePtr(llvm::Value *byteOffset) {
@@ -315,25 +328,9 @@ void Lowering::storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLas
   int64_t rows = from.numElements() / std::max<int64_t>(1, from.shape().back());
   reserveShared(unsigned(byteOffset + rows * (from.shape().back() + padLast) * eb));
   unsigned sv = sharedVector(from, eb, padLast);
-  for (unsigned r = 0; r < from.numRegs(); r += sv) {
-    if (from.isReplicaReg(r))
-      continue;
-    llvm::Value *p = sharedPtr(mt, linearCoord(from, r, padLast), byteOffset);
-    if (sv == 1) {
-      storeShared(src.regs[r], p);
-      continue;
-    }
-    llvm::Value *vec = llvm::UndefValue::get(llvm::FixedVectorType::get(mt, sv));
-    for (unsigned i = 0; i < sv; ++i) {
-      llvm::Value *x = src.regs[r + i];
-      if (ty->isPointerTy())
-        x = b.CreatePtrToInt(x, mt);
-      else if (ty->isIntegerTy(1))
-        x = b.CreateZExt(x, mt);
-      vec = b.CreateInsertElement(vec, x, i);
-    }
-    b.CreateAlignedStore(vec, p, llvm::Align(sv * eb));
-  }
+  for (unsigned r = 0; r < from.numRegs(); r += sv)
+    if (!from.isReplicaReg(r))
+      storeRun(*this, src, r, sv, ty, mt, sharedPtr(mt, linearCoord(from, r, padLast), byteOffset));
 }
 
 std::vector<llvm::Value *> Lowering::loadFromShared(llvm::Type *ty,

@@ -205,6 +205,11 @@ public:
   /// Byte offset (i32) of element (row, col) of a tile in `layout`,
   /// relative to where the tile starts.
   llvm::Value *sharedOffset(const SharedLayout &layout, llvm::Value *row, llvm::Value *col);
+  /// Byte offset (i32) of register `reg`'s element of a tile in `from`
+  /// stored in `layout` (rows: the leading dimensions; `transposed`: a 2-D
+  /// tile stored [cols, rows]), relative to where the tile starts.
+  llvm::Value *elementOffset(const SharedLayout &layout, const LinearLayout &from,
+                             unsigned reg, bool transposed = false);
   /// Writes the registers of `src` (a 2-D tile, or rows of leading
   /// dimensions) into shared memory at `byteOffset` bytes past the start
   /// of shared memory, in `layout` (runs of up to 16 bytes per store).

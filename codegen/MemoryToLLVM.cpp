@@ -545,14 +545,9 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, dim);
   unsigned bytes = vec * eb;
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
-  unsigned cols = unsigned(layout->shape().back());
   // Byte offset of register g's run in the slot.
   auto offsetOf = [&](unsigned g) {
-    if (buf.transposed) // element (r, c) at (c, r)
-      return L.sharedOffset(buf.layout, L.coord(*layout, g, 1), L.coord(*layout, g, 0));
-    llvm::Value *lin = L.linearCoord(*layout, g);
-    return L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
-                          b.CreateURem(lin, L.i32(cols)));
+    return L.elementOffset(buf.layout, *layout, g, buf.transposed);
   };
   auto *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
   if (!L.buffersLive) {
@@ -629,17 +624,9 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
   }
   auto t = cast<RankedTensorType>(op.getType());
   llvm::Type *et = L.llvmType(t.getElementType());
-  unsigned cols = unsigned(t.getShape().back());
   std::vector<llvm::Value *> regs;
   for (unsigned r = 0; r < layout->numRegs(); ++r) {
-    llvm::Value *off;
-    if (buf.transposed) {
-      off = L.sharedOffset(buf.layout, L.coord(*layout, r, 1), L.coord(*layout, r, 0));
-    } else {
-      llvm::Value *lin = L.linearCoord(*layout, r);
-      off = L.sharedOffset(buf.layout, b.CreateUDiv(lin, L.i32(cols)),
-                           b.CreateURem(lin, L.i32(cols)));
-    }
+    llvm::Value *off = L.elementOffset(buf.layout, *layout, r, buf.transposed);
     regs.push_back(b.CreateLoad(et, L.sharedBytePtr(b.CreateAdd(base, off))));
   }
   L.set(op.getResult(), Lowered{layout, regs});

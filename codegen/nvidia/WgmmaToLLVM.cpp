@@ -228,11 +228,8 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     auto type = cast<RankedTensorType>(v.getType());
     Lowered out{L.defaultLayout(type), {}};
     for (unsigned r = 0; r < out.layout->numRegs(); ++r) {
-      llvm::Value *row = L.coord(*out.layout, r, 0), *col = L.coord(*out.layout, r, 1);
-      if (t.transposed)
-        std::swap(row, col);
-      llvm::Value *off = b.CreateAdd(t.byteOffset, L.sharedOffset(t.layout, row, col));
-      out.regs.push_back(b.CreateLoad(et, L.sharedBytePtr(off)));
+      llvm::Value *off = L.elementOffset(t.layout, *out.layout, r, t.transposed);
+      out.regs.push_back(b.CreateLoad(et, L.sharedBytePtr(b.CreateAdd(t.byteOffset, off))));
     }
     return out;
   };
@@ -267,8 +264,7 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
       for (unsigned r = 0; r < bv.layout->numRegs(); ++r) {
         if (bv.layout->isReplicaReg(r))
           continue;
-        llvm::Value *off = L.sharedOffset(bo.layout, L.coord(*bv.layout, r, 1),
-                                          L.coord(*bv.layout, r, 0));
+        llvm::Value *off = L.elementOffset(bo.layout, *bv.layout, r, /*transposed=*/true);
         L.storeShared(bv.regs[r], L.sharedBytePtr(b.CreateAdd(bo.base, off)));
       }
       at += unsigned(bo.layout.bytes());
