@@ -1,6 +1,9 @@
 //===- DescriptorToLLVM.cpp - tensor descriptors on the GPU ---------------===//
 //
-// Tensor descriptors without TMA. A descriptor is one LLVM struct value
+// Tensor descriptors as plain global memory traffic (blocks that feed
+// products on sm_90 are copied by TMA instead: the pipeliner makes them
+// tile.tma_copy ops, and a descriptor they read also gets a tensor map,
+// nvidia/TmaToLLVM.cpp). A descriptor is one LLVM struct value
 // {base, shape (i32) x rank, strides (i64) x rank, NaN padding (i1)} (see
 // Lowering::llvmType); block accesses are plain global memory traffic in
 // the default layout of the block.
@@ -436,6 +439,8 @@ LogicalResult makeDesc(Lowering &L, Operation *o) {
   d = b.CreateInsertValue(
       d, b.getInt1(op.getPadding() == tile::PaddingOption::PAD_NAN), field);
   L.set(op.getResult(), Lowered{nullptr, {d}});
+  if (L.tensorMapIndex.count(op.getResult()))
+    return emitTensorMap(L, op);
   return success();
 }
 

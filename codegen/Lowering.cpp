@@ -33,6 +33,7 @@ Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
   populateSortHandlers(handlers_);
   populateMapHandlers(handlers_);
   populateDescriptorHandlers(handlers_);
+  populateTmaHandlers(handlers_);
 }
 
 LogicalResult Lowering::fail(Operation *op, const llvm::Twine &msg) {
@@ -188,7 +189,19 @@ llvm::Value *Lowering::isOwner(const LinearLayout &l) {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-void Lowering::barrier() { target.barrier(b); }
+void Lowering::barrier() {
+  // Two barriers in a row are one.
+  llvm::BasicBlock *bb = b.GetInsertBlock();
+  auto callee = [](llvm::Instruction &i) -> llvm::Function * {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+    return call ? call->getCalledFunction() : nullptr;
+  };
+  if (barrierFn_ && !bb->empty() && callee(bb->back()) == barrierFn_)
+    return;
+  target.barrier(b);
+  if (!bb->empty())
+    barrierFn_ = callee(bb->back());
+}
 
 llvm::Value *Lowering::sharedPtr(llvm::Type *ty, llvm::Value *index,
                                  unsigned byteOffset) {
@@ -578,6 +591,17 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
       return fail(funcOp, "kernel parameter type is not supported on the GPU");
     params.push_back(lt);
   }
+  // Descriptors read by TMA copies get tensor maps in global scratch
+  // memory, passed as one more parameter.
+  func.walk([&](mlir::tile::TmaCopyOp copy) {
+    if (!tensorMapIndex.count(copy.getDesc())) {
+      unsigned index = tensorMapIndex.size();
+      tensorMapIndex[copy.getDesc()] = index;
+    }
+  });
+  globalScratchBytes = 128 * tensorMapIndex.size();
+  if (globalScratchBytes)
+    params.push_back(llvm::PointerType::get(ctx, target.globalAddrSpace()));
   auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
   fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
                               func.getName().str(), mod);
@@ -611,6 +635,31 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     buf.offset = scratchBase;
     scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 1023) / 1024 * 1024;
   });
+  // Slots filled by TMA hold the descriptor's block as it lies in memory.
+  func.walk([&](mlir::tile::TmaCopyOp copy) {
+    auto &buf = sharedBuffers[copy.getBuffer()];
+    if (buf.slotBytes)
+      return;
+    auto t = cast<mlir::tile::TensorDescType>(copy.getDesc().getType()).getBlockType();
+    unsigned eb = storeBytes(llvmType(t.getElementType()));
+    int64_t cols = t.getShape().back();
+    buf.layout = SharedLayout::best(t.getNumElements() / cols, cols, eb, 8);
+    buf.slotBytes = unsigned(buf.layout.bytes());
+    buf.offset = scratchBase;
+    scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 1023) / 1024 * 1024;
+  });
+  // Then the mbarrier rings (the staging area after them starts on a
+  // 1024-byte boundary too).
+  {
+    unsigned ringBytes = 0;
+    func.walk([&](mlir::tile::MbarrierInitOp init) {
+      if (barrierRings.count(init.getBarrier()))
+        return;
+      barrierRings[init.getBarrier()] = scratchBase + ringBytes;
+      ringBytes += 8 * unsigned(init.getNumSlots());
+    });
+    scratchBase += (ringBytes + 1023) / 1024 * 1024;
+  }
   sharedBytes = scratchBase;
   // The buffers' lives end with the last op of the kernel's body that
   // copies into them, waits for them or reads them (its wait for all
@@ -618,7 +667,8 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   Block &top = func.getBody().front();
   func.walk([&](Operation *op) {
     bool touches = isa<mlir::tile::AsyncCopyOp, mlir::tile::AsyncWaitOp,
-                       mlir::tile::SharedLoadOp>(op);
+                       mlir::tile::SharedLoadOp, mlir::tile::TmaCopyOp,
+                       mlir::tile::MbarrierInitOp, mlir::tile::MbarrierWaitOp>(op);
     for (Value v : op->getOperands())
       touches |= readsSharedBuffer(v);
     if (!touches)
@@ -641,6 +691,15 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     // No `noalias`: kernels are often launched with one buffer for two
     // parameters (in-place updates), as Triton allows.
     set(arg, Lowered{nullptr, {a}});
+  }
+  if (globalScratchBytes) {
+    // Programs take their parts in launch order (x fastest).
+    llvm::Value *id = target.programId(b, 2);
+    for (int axis = 1; axis >= 0; --axis)
+      id = b.CreateAdd(b.CreateMul(id, target.numPrograms(b, axis)), target.programId(b, axis));
+    globalScratch = b.CreateGEP(
+        b.getInt8Ty(), fn->getArg(fn->arg_size() - 1),
+        b.CreateMul(b.CreateZExt(id, b.getInt64Ty()), b.getInt64(globalScratchBytes)));
   }
   if (failed(emitBlock(func.getBody().front())))
     return failure();

@@ -35,6 +35,7 @@ namespace mlir {
 namespace tile {
 class DotOp;
 class AsyncCopyOp;
+class MakeTensorDescOp;
 } // namespace tile
 class ModuleOp;
 class RankedTensorType;
@@ -67,6 +68,7 @@ void populateDebugHandlers(HandlerTable &t);
 void populateSortHandlers(HandlerTable &t);       // SortToLLVM.cpp
 void populateMapHandlers(HandlerTable &t);        // MapElementwiseToLLVM.cpp
 void populateDescriptorHandlers(HandlerTable &t); // DescriptorToLLVM.cpp
+void populateTmaHandlers(HandlerTable &t);        // nvidia/TmaToLLVM.cpp
 
 class Lowering {
 public:
@@ -216,6 +218,19 @@ public:
   void storeToSharedLayout(const Lowered &src, llvm::Type *ty, const SharedLayout &layout,
                            llvm::Value *byteOffset);
   llvm::DenseMap<mlir::Value, SharedTile> sharedTiles;
+  /// Byte offset in shared memory of each ring of mbarriers
+  /// (tile.mbarrier_init), 8 bytes per slot, after the buffers.
+  std::map<int64_t, unsigned> barrierRings;
+  /// Tensor descriptors whose blocks TMA copies: each one's tensor map is
+  /// 128 bytes at index * 128 in this program's part of the kernel's
+  /// global scratch memory, and once made, its generic address (i64).
+  llvm::DenseMap<mlir::Value, unsigned> tensorMapIndex;
+  llvm::DenseMap<mlir::Value, llvm::Value *> tensorMaps;
+  /// This program's part of the global scratch memory (a global pointer;
+  /// the kernel's last parameter is the whole of it, globalScratchBytes per
+  /// program in launch order), or null when the kernel needs none.
+  llvm::Value *globalScratch = nullptr;
+  unsigned globalScratchBytes = 0;
   llvm::Value *loadShared(llvm::Type *ty, llvm::Value *ptr);
   void storeShared(llvm::Value *v, llvm::Value *ptr);
   /// Emits `body` in a block that runs only where `cond` holds (no barrier
@@ -247,6 +262,7 @@ private:
   HandlerTable handlers_;
   llvm::Value *tid_ = nullptr, *lane_ = nullptr, *warp_ = nullptr;
   llvm::GlobalVariable *smem_ = nullptr;
+  llvm::Function *barrierFn_ = nullptr; ///< what a barrier calls
   std::vector<llvm::Value *> scalarArgs_;
 
   /// `carriedLayouts`: the layouts of the loop-carried values; by default
@@ -289,6 +305,10 @@ std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,
 /// from shared memory: as operand A or B of a tensor-core product, or
 /// transposed (one tile.trans) as operand B.
 bool tensorCoresReadInPlace(mlir::Value v, unsigned computeCapability, unsigned numWarps);
+
+/// Makes the tensor map of `op` (a descriptor in tensorMapIndex) in global
+/// scratch memory (nvidia/TmaToLLVM.cpp).
+mlir::LogicalResult emitTensorMap(Lowering &L, mlir::tile::MakeTensorDescOp op);
 
 /// Per-register helpers for elementwise handlers.
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,

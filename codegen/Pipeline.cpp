@@ -194,6 +194,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
   out.sharedBytes = lowering.sharedBytes;
+  out.globalScratchBytes = lowering.globalScratchBytes;
   int64_t limit = sharedMemoryLimit(options.computeCapability);
   if (overshoot && int64_t(out.sharedBytes) > limit && lowering.scratchBase > 0) {
     *overshoot = int64_t(out.sharedBytes) - limit;

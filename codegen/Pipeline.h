@@ -36,6 +36,10 @@ struct CudaKernelArtifacts {
   std::string ptx;
   unsigned numWarps = 4;
   unsigned sharedBytes = 0; ///< dynamic shared memory per program
+  /// Global scratch memory per program (tensor maps); when nonzero the
+  /// kernel takes one more parameter after its own: a pointer to
+  /// globalScratchBytes times the number of programs.
+  unsigned globalScratchBytes = 0;
 };
 
 /// Compiles `kernel` of `module` up to `last`. On failure returns false

@@ -31,8 +31,11 @@
 // (values advanced by an invariant step: block pointers moved by
 // tl.advance, running offsets), whose value k iterations on is x + k * d;
 // tensor-descriptor block loads feeding products become the masked pointer
-// loads they mean first, so the same machinery copies them. When the
-// products are wgmma groups left in flight, the copies go after them.
+// loads they mean first, so the same machinery copies them. On sm_90 they
+// are copied by TMA instead (one thread issues them, mbarriers say when a
+// slot has landed) wherever the slot can take the swizzled layout TMA
+// writes. When the products are wgmma groups left in flight, the copies go
+// after them.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -230,6 +233,37 @@ std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec) {
   return cands;
 }
 
+/// A tensor descriptor's block load copied by TMA (sm_90): its indices are
+/// computed from the induction variable, recurrences and invariants.
+struct TmaCandidate {
+  tile::DescriptorLoadOp load;
+  llvm::SetVector<Operation *> slice; // computes the indices
+  const Recurrences *rec = nullptr;
+};
+
+/// The indices of `c` in the iteration whose induction variable is `at`.
+SmallVector<Value> emitIndicesAt(OpBuilder &b, TmaCandidate &c, Value iv, Value at,
+                                 ArgAt argAt) {
+  IRMapping map;
+  map.map(iv, at);
+  auto mapRecurrence = [&](Value v) {
+    auto it = c.rec->find(v);
+    if (it != c.rec->end() && !map.contains(v))
+      map.map(v, argAt(it->second));
+  };
+  for (Operation *op : c.slice)
+    for (Value o : op->getOperands())
+      mapRecurrence(o);
+  for (Value i : c.load.getIndices())
+    mapRecurrence(i);
+  for (Operation *op : c.slice)
+    b.clone(*op, map);
+  SmallVector<Value> out;
+  for (Value i : c.load.getIndices())
+    out.push_back(map.lookupOrDefault(i));
+  return out;
+}
+
 void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
   if (cands.empty())
     return;
@@ -341,8 +375,8 @@ unsigned sharedLimit(unsigned cc) {
 
 /// Bytes of one slot of `load`'s tile, in the layout the lowering gives it
 /// (swizzled, or rows padded by 8 elements).
-int64_t slotBytes(tile::LoadOp load) {
-  auto t = cast<RankedTensorType>(load.getType());
+int64_t slotBytes(Operation *load) {
+  auto t = cast<RankedTensorType>(load->getResult(0).getType());
   unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
   return tritium::codegen::SharedLayout::best(t.getShape()[0], t.getShape()[1], eb, 8).bytes();
 }
@@ -441,7 +475,19 @@ Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k)
 ///
 /// The copy into slot w overwrites the slot read one iteration earlier;
 /// every thread is past that read once it is past this iteration's wait.
-scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigned stages,
+///
+/// Descriptor loads in `tma` are copied by TMA instead: one thread issues
+/// them (tile.tma_copy, predicated on the iteration existing), each slot
+/// has an mbarrier that completes when its copies have landed, and the
+/// loop carries the parity of the phase the read slot completes next:
+///
+///   mbarrier_init; for s < stages-1: tma_copy desc[idx(lb + s*step)] -> slot s
+///   for i (..., r, w, ph = 0):
+///     mbarrier_wait slot r phase ph
+///     ...; tma_copy desc[idx(i + (stages-1)*step)] -> slot w if i + ... < ub
+///     yield ..., ph ^ (r+1 == stages)
+scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
+                         std::vector<TmaCandidate> &tma, unsigned stages,
                          int64_t &nextBuffer, bool copiesAfterUse) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
@@ -449,9 +495,12 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
   Value iv = loop.getInductionVar();
   bool isUnsigned = loop.getUnsignedCmp();
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
-  std::vector<int64_t> buffers;
+  std::vector<int64_t> buffers, tmaBuffers;
   for (size_t k = 0; k < cands.size(); ++k)
     buffers.push_back(nextBuffer++);
+  for (size_t k = 0; k < tma.size(); ++k)
+    tmaBuffers.push_back(nextBuffer++);
+  int64_t ring = tma.empty() ? -1 : nextBuffer++;
   auto copy = [&](OpBuilder &ob, Location l, Candidate &c, int64_t buffer, Value carried,
                   Value at, Value slot, ArgAt argAt) {
     auto [ptr, mask] = emitAt(ob, c, iv, at, carried, argAt);
@@ -460,22 +509,39 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
                               ob.getI64IntegerAttr(buffer),
                               ob.getI64IntegerAttr(stages));
   };
+  Operation *lastTma = nullptr;
+  auto tmaCopy = [&](OpBuilder &ob, Location l, TmaCandidate &c, int64_t buffer, Value at,
+                     Value slot, ArgAt argAt) {
+    SmallVector<Value> idx = emitIndicesAt(ob, c, iv, at, argAt);
+    Value exists = arith::CmpIOp::create(
+        ob, l, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, at, ub);
+    lastTma = tile::TmaCopyOp::create(ob, c.load.getLoc(), c.load.getDesc(), idx, slot, exists,
+                                      ob.getI64IntegerAttr(buffer),
+                                      ob.getI64IntegerAttr(stages), ob.getI64IntegerAttr(ring));
+  };
   // Prologue: the first stages-1 iterations' tiles.
+  if (!tma.empty())
+    tile::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(ring), b.getI64IntegerAttr(stages),
+                                 b.getI64IntegerAttr(int64_t(tma.size())));
   std::vector<Value> ptrs;
   for (Candidate &c : cands)
     ptrs.push_back(c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex]);
   for (unsigned s = 0; s + 1 < stages; ++s) {
     Value at = iterationAhead(b, loc, lb, step, s);
     Value slot = arith::ConstantIntOp::create(b, loc, s, 32);
+    auto initAhead = [&](const Recurrence &r) {
+      return advanceBy(b, loc, loop.getInitArgs()[r.index], r.step, s);
+    };
     for (auto [k, c] : llvm::enumerate(cands)) {
       if (s > 0 && c.argIndex >= 0)
         ptrs[k] = tile::AddPtrOp::create(b, loc, ptrs[k].getType(), ptrs[k],
                                          c.advance.getOffset());
-      copy(b, loc, c, buffers[k], ptrs[k], at, slot, [&](const Recurrence &r) {
-        return advanceBy(b, loc, loop.getInitArgs()[r.index], r.step, s);
-      });
+      copy(b, loc, c, buffers[k], ptrs[k], at, slot, initAhead);
     }
-    tile::AsyncCommitOp::create(b, loc);
+    for (auto [k, c] : llvm::enumerate(tma))
+      tmaCopy(b, loc, c, tmaBuffers[k], at, slot, initAhead);
+    if (!cands.empty())
+      tile::AsyncCommitOp::create(b, loc);
   }
   // The offset of stages-1 iterations, computed once.
   std::vector<Value> ahead;
@@ -490,45 +556,64 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
   rewriter.setInsertionPoint(loop);
   Value r0 = arith::ConstantIntOp::create(b, loc, 0, 32);
   Value w0 = arith::ConstantIntOp::create(b, loc, stages - 1, 32);
-  Operation *lastRead = nullptr, *commit = nullptr; // bracket the copies
+  SmallVector<Value> inits{r0, w0};
+  if (!tma.empty())
+    inits.push_back(r0); // the phase parity of slot 0's first fill
+  Operation *lastRead = nullptr, *lastIssue = nullptr; // bracket the copies
   std::vector<Value> reads;
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
-      rewriter, ValueRange{r0, w0}, /*replaceInitOperandUsesInLoop=*/false,
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &ib, Location l, ArrayRef<BlockArgument> newArgs) {
         Block *nb = newArgs.front().getOwner();
         Value niv = nb->getArgument(0);
         Value rslot = newArgs[0], wslot = newArgs[1];
         OpBuilder pb = OpBuilder::atBlockBegin(nb);
-        tile::AsyncWaitOp::create(pb, l, pb.getI64IntegerAttr(stages - 2));
-        for (auto [k, c] : llvm::enumerate(cands)) {
-          auto x = tile::SharedLoadOp::create(pb, c.load.getLoc(), c.load.getType(), rslot,
-                                              pb.getI64IntegerAttr(buffers[k]));
-          c.load.getResult().replaceAllUsesWith(x.getResult());
+        if (!tma.empty())
+          tile::MbarrierWaitOp::create(pb, l, rslot, newArgs[2], pb.getI64IntegerAttr(ring));
+        if (!cands.empty())
+          tile::AsyncWaitOp::create(pb, l, pb.getI64IntegerAttr(stages - 2));
+        auto readSlot = [&](Operation *load, int64_t buffer) {
+          auto x = tile::SharedLoadOp::create(pb, load->getLoc(), load->getResult(0).getType(),
+                                              rslot, pb.getI64IntegerAttr(buffer));
+          load->getResult(0).replaceAllUsesWith(x.getResult());
           reads.push_back(x.getResult());
           lastRead = x;
-        }
+        };
+        for (auto [k, c] : llvm::enumerate(cands))
+          readSlot(c.load, buffers[k]);
+        for (auto [k, c] : llvm::enumerate(tma))
+          readSlot(c.load, tmaBuffers[k]);
         Value at = iterationAhead(pb, l, niv, loop.getStep(), stages - 1);
+        auto bodyAhead = [&](const Recurrence &r) {
+          return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, stages - 1);
+        };
         for (auto [k, c] : llvm::enumerate(cands)) {
           Value carried;
           if (c.argIndex >= 0) {
             Value ptr = nb->getArgument(c.argIndex + 1);
             carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, ahead[k]);
           }
-          copy(pb, l, c, buffers[k], carried, at, wslot, [&](const Recurrence &r) {
-            return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, stages - 1);
-          });
+          copy(pb, l, c, buffers[k], carried, at, wslot, bodyAhead);
         }
-        commit = tile::AsyncCommitOp::create(pb, l);
-        auto advance = [&](Value s) -> Value {
-          Value one = arith::ConstantIntOp::create(pb, l, 1, 32);
-          Value n = arith::ConstantIntOp::create(pb, l, stages, 32);
-          Value zero = arith::ConstantIntOp::create(pb, l, 0, 32);
+        for (auto [k, c] : llvm::enumerate(tma))
+          tmaCopy(pb, l, c, tmaBuffers[k], at, wslot, bodyAhead);
+        lastIssue = cands.empty() ? lastTma : tile::AsyncCommitOp::create(pb, l);
+        Value one = arith::ConstantIntOp::create(pb, l, 1, 32);
+        Value n = arith::ConstantIntOp::create(pb, l, stages, 32);
+        Value zero = arith::ConstantIntOp::create(pb, l, 0, 32);
+        auto advance = [&](Value s, Value &wrapped) -> Value {
           Value next = arith::AddIOp::create(pb, l, s, one);
-          Value wrap = arith::CmpIOp::create(pb, l, arith::CmpIPredicate::eq, next, n);
-          return arith::SelectOp::create(pb, l, wrap, zero, next);
+          wrapped = arith::CmpIOp::create(pb, l, arith::CmpIPredicate::eq, next, n);
+          return arith::SelectOp::create(pb, l, wrapped, zero, next);
         };
-        SmallVector<Value> out{advance(rslot), advance(wslot)};
+        Value rWrapped, wWrapped;
+        SmallVector<Value> out{advance(rslot, rWrapped), advance(wslot, wWrapped)};
+        if (!tma.empty()) // the next fill of slot 0 completes the other phase
+          out.push_back(arith::XOrIOp::create(
+              pb, l, newArgs[2], arith::ExtUIOp::create(pb, l, pb.getI32Type(), rWrapped)));
         for (Candidate &c : cands)
+          c.load.erase();
+        for (TmaCandidate &c : tma)
           c.load.erase();
         return out;
       });
@@ -540,10 +625,10 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
   }
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
   if (copiesAfterUse) {
-    // The copies (and what computes their pointers and masks) move below
-    // the last op reading this iteration's slots: products whose groups
-    // run asynchronously (wgmma) wait there for the previous iteration's
-    // group, the last reader of the slot the copies overwrite.
+    // The copies (and what computes their pointers, masks and indices)
+    // move below the last op reading this iteration's slots: products
+    // whose groups run asynchronously (wgmma) wait there for the previous
+    // iteration's group, the last reader of the slot the copies overwrite.
     Block *body = newLoop.getBody();
     Operation *last = nullptr;
     for (Value x : reads)
@@ -551,11 +636,11 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands, unsigne
         if (Operation *a = body->findAncestorOpInBlock(*u))
           if (!last || last->isBeforeInBlock(a))
             last = a;
-    if (last && commit->isBeforeInBlock(last)) {
+    if (last && lastIssue->isBeforeInBlock(last)) {
       std::vector<Operation *> moved;
       for (Operation *op = lastRead->getNextNode(); op; op = op->getNextNode()) {
         moved.push_back(op);
-        if (op == commit)
+        if (op == lastIssue)
           break;
       }
       Operation *at = last;
@@ -595,11 +680,13 @@ void rewriteDescriptorLoads(ArrayRef<tile::DescriptorLoadOp> loads);
 ///   ptr  = base + (i + arange(B0))[:, None] * stride0 + (j + arange(B1))[None, :]
 ///   mask = 0 <= row < shape0 and 0 <= col < shape1, other = 0 (the padding).
 /// For qualifying loads from a descriptor made outside the loop.
-void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps) {
+void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps,
+                               ArrayRef<TmaCandidate> tma) {
   std::vector<tile::DescriptorLoadOp> loads;
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto dl = dyn_cast<tile::DescriptorLoadOp>(&op))
       if (loop.isDefinedOutsideOfLoop(dl.getDesc()) &&
+          llvm::none_of(tma, [&](const TmaCandidate &c) { return c.load == dl; }) &&
           descriptorLoadFeedsTensorCores(dl, cc, numWarps))
         loads.push_back(dl);
   rewriteDescriptorLoads(loads);
@@ -683,15 +770,52 @@ void rewriteDescriptorLoads(ArrayRef<tile::DescriptorLoadOp> loads) {
   }
 }
 
+/// Whether `dl` (a qualifying descriptor load) can be copied by TMA: on
+/// sm_90, into a swizzled slot (the layout TMA writes and wgmma reads).
+bool tmaCopies(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
+  if (cc < 90 || !descriptorLoadFeedsTensorCores(dl, cc, numWarps))
+    return false;
+  auto t = cast<RankedTensorType>(dl.getType());
+  unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
+  return tritium::codegen::SharedLayout::swizzleFor(t.getShape()[0], t.getShape()[1], eb)
+      .has_value();
+}
+
+/// The descriptor loads of `loop`'s body that TMA copies ahead.
+std::vector<TmaCandidate> findTmaCandidates(scf::ForOp loop, const Recurrences &rec,
+                                            const PipelineOptions &o) {
+  std::vector<TmaCandidate> out;
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    auto dl = dyn_cast<tile::DescriptorLoadOp>(&op);
+    if (!dl || !loop.isDefinedOutsideOfLoop(dl.getDesc()) ||
+        !tmaCopies(dl, o.computeCapability, o.numWarps))
+      continue;
+    if (llvm::any_of(dl->getUsers(), [&](Operation *u) { return u->getBlock() != body; }))
+      continue;
+    TmaCandidate c;
+    c.load = dl;
+    c.rec = &rec;
+    if (llvm::all_of(dl.getIndices(), [&](Value i) {
+          return collectSlice(i, body, loop.getInductionVar(), c.slice, rec);
+        }))
+      out.push_back(std::move(c));
+  }
+  return out;
+}
+
 void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer,
                   SharedBudget &budget) {
-  if (o.computeCapability >= 80)
-    descriptorLoadsAsPointers(loop, o.computeCapability, o.numWarps);
   Recurrences rec = findRecurrences(loop);
-  std::vector<Candidate> cands = findCandidates(loop, rec);
   unsigned stages = o.stages;
   if (auto a = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
     stages = unsigned(a.getInt());
+  std::vector<TmaCandidate> tma;
+  if (stages >= 2)
+    tma = findTmaCandidates(loop, rec, o);
+  if (o.computeCapability >= 80)
+    descriptorLoadsAsPointers(loop, o.computeCapability, o.numWarps, tma);
+  std::vector<Candidate> cands = findCandidates(loop, rec);
   if (o.computeCapability >= 80 && stages >= 2) {
     std::vector<Candidate> async;
     int64_t perStage = 0;
@@ -700,19 +824,23 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
         async.push_back(c);
         perStage += slotBytes(c.load);
       }
+    for (TmaCandidate &c : tma)
+      perStage += slotBytes(c.load);
     // Fewer stages when the slots would not fit; none below two.
-    while (!async.empty() && stages >= 2 && !budget.take(stages * perStage))
+    while ((!async.empty() || !tma.empty()) && stages >= 2 && !budget.take(stages * perStage))
       --stages;
-    if (stages < 2)
+    if (stages < 2) {
       async.clear();
-    if (!async.empty()) {
+      tma.clear();
+    }
+    if (!async.empty() || !tma.empty()) {
       // wgmma products read the slots asynchronously: the copies go after
       // them (see pipelineAsync).
       bool afterUse = false;
       loop.getBody()->walk([&](tile::DotOp d) {
         afterUse |= tritium::codegen::dotUsesWgmma(d, o.computeCapability, o.numWarps);
       });
-      loop = pipelineAsync(loop, async, stages, nextBuffer, afterUse);
+      loop = pipelineAsync(loop, async, tma, stages, nextBuffer, afterUse);
       rec = findRecurrences(loop);
       cands = findCandidates(loop, rec);
     }
@@ -730,6 +858,58 @@ unsigned tritium::codegen::sharedMemoryLimit(unsigned computeCapability) {
   return sharedLimit(computeCapability);
 }
 
+namespace {
+/// A descriptor load outside loops read by products inside loops (the
+/// queries of an attention kernel) is copied by TMA into a slot of its own
+/// once, on sm_90:
+///   mbarrier_init; tma_copy desc[idx] -> slot 0; ...;
+///   mbarrier_wait slot 0 phase 0; x = shared_load slot 0
+/// with the wait just before its first user.
+void tmaOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps, int64_t &nextBuffer,
+                     SharedBudget &budget) {
+  std::vector<tile::DescriptorLoadOp> loads;
+  module.walk([&](tile::DescriptorLoadOp dl) {
+    if (dl->getParentOfType<LoopLikeOpInterface>() || !tmaCopies(dl, cc, numWarps))
+      return;
+    bool inLoop = false;
+    for (Operation *u : dl->getUsers()) {
+      inLoop |= u->getParentOfType<LoopLikeOpInterface>() != nullptr;
+      if (isa<tile::TransOp>(u))
+        for (Operation *tu : u->getUsers())
+          inLoop |= tu->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    }
+    if (inLoop && budget.take(slotBytes(dl)))
+      loads.push_back(dl);
+  });
+  for (tile::DescriptorLoadOp dl : loads) {
+    Block *block = dl->getBlock();
+    Operation *first = nullptr;
+    for (Operation *u : dl->getUsers()) {
+      Operation *a = block->findAncestorOpInBlock(*u);
+      if (a && (!first || a->isBeforeInBlock(first)))
+        first = a;
+    }
+    if (!first)
+      continue;
+    int64_t buffer = nextBuffer++, ring = nextBuffer++;
+    OpBuilder b(dl);
+    Location loc = dl.getLoc();
+    tile::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(ring), b.getI64IntegerAttr(1),
+                                 b.getI64IntegerAttr(1));
+    Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+    tile::TmaCopyOp::create(b, loc, dl.getDesc(), dl.getIndices(), slot, yes,
+                            b.getI64IntegerAttr(buffer), b.getI64IntegerAttr(1),
+                            b.getI64IntegerAttr(ring));
+    b.setInsertionPoint(first);
+    tile::MbarrierWaitOp::create(b, loc, slot, slot, b.getI64IntegerAttr(ring));
+    auto x = tile::SharedLoadOp::create(b, loc, dl.getType(), slot, b.getI64IntegerAttr(buffer));
+    dl.getResult().replaceAllUsesWith(x.getResult());
+    dl.erase();
+  }
+}
+} // namespace
+
 void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
                                      unsigned computeCapability, unsigned numWarps,
                                      int64_t holdBack) {
@@ -744,6 +924,7 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
   // copies (which go right before each loop).
   SharedBudget budget{int64_t(sharedLimit(computeCapability)) - 32 * 1024 - holdBack};
   if (computeCapability >= 80) {
+    tmaOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
     descriptorLoadsOutsideLoops(module, computeCapability, numWarps);
     stageOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
   }

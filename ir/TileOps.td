@@ -843,6 +843,52 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait",
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_TmaCopyOp : Tile_Op<"tma_copy", [
+    MemoryEffects<[MemRead<Tile_GlobalMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "Start copying a descriptor's block into a shared-memory slot with TMA";
+  let description = [{
+    Where `pred` holds, one thread asks the tensor memory accelerator
+    (sm_90) for the block of the 2-D descriptor `desc` at `indices` and
+    sends it to slot `slot` (of `numSlots`) of shared buffer `buffer`, in
+    the swizzled layout its readers take; elements outside the tensor land
+    as zeros. Mbarrier `slot` of ring `barrier` counts the bytes in: the
+    copy arrives on it once, expecting the whole block.
+
+    Example: `tile.tma_copy %d[%i, %j] slot %s if %p {barrier = 3, buffer = 1, numSlots = 3} : !tile.tensordesc<tensor<64x64xf16>>`
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$indices, I32:$slot,
+                       I1:$pred, I64Attr:$buffer, I64Attr:$numSlots, I64Attr:$barrier);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `slot` $slot `if` $pred attr-dict `:` qualified(type($desc))
+  }];
+}
+
+def Tile_MbarrierInitOp : Tile_Op<"mbarrier_init",
+    [MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "(Re)start a ring of `numSlots` mbarriers, each completing after `count` arrivals";
+  let description = [{
+    Every thread is past its previous use of the ring first: the op starts
+    and ends with a barrier.
+
+    Example: `tile.mbarrier_init {barrier = 3, numSlots = 3, count = 2}`
+  }];
+  let arguments = (ins I64Attr:$barrier, I64Attr:$numSlots, I64Attr:$count);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_MbarrierWaitOp : Tile_Op<"mbarrier_wait",
+    [MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "Wait until mbarrier `slot` of a ring completes the phase of parity `phase`";
+  let description = [{
+    Afterwards the tma_copy ops that arrived on it have landed and are
+    visible to the waiting thread.
+
+    Example: `tile.mbarrier_wait slot %s phase %p {barrier = 3}`
+  }];
+  let arguments = (ins I32:$slot, I32:$phase, I64Attr:$barrier);
+  let assemblyFormat = "`slot` $slot `phase` $phase attr-dict";
+}
+
 def Tile_SharedLoadOp : Tile_Op<"shared_load",
     [MemoryEffects<[MemRead<Tile_SharedMemory>]>]> {
   let summary = "A tile staged in a shared-memory slot by tile.async_copy";

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <map>
 #include <mutex>
 
 using namespace tritium;
@@ -33,6 +34,8 @@ struct CudaCompiled {
   std::unique_ptr<cuda::CudaKernel> kernel;
   unsigned numWarps = 4;
   unsigned sharedBytes = 0;
+  /// Global scratch memory per program, passed after the parameters.
+  unsigned globalScratchBytes = 0;
   /// One letter per LLVM parameter: p pointer, b i1, i i32, l i64, f fp32,
   /// d fp64, h fp16, B bf16.
   std::string paramKinds;
@@ -158,6 +161,8 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
     out->artifacts = a;
     out->numWarps = std::stoul(entry->metadata["num_warps"]);
     out->sharedBytes = std::stoul(entry->metadata["shared"]);
+    if (entry->metadata.count("global_scratch"))
+      out->globalScratchBytes = std::stoul(entry->metadata["global_scratch"]);
     out->fromCache = !image.empty();
   }
   if (image.empty()) {
@@ -172,6 +177,7 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
       return Error{error, Error::Compile};
     out->numWarps = art.numWarps;
     out->sharedBytes = art.sharedBytes;
+    out->globalScratchBytes = art.globalScratchBytes;
     CacheEntry e;
     e.artifacts["tile-gpu.mlir"] = art.tileGpu;
     e.artifacts["kernel.ll"] = art.llir;
@@ -190,6 +196,7 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
     e.metadata["name"] = kernel;
     e.metadata["num_warps"] = std::to_string(art.numWarps);
     e.metadata["shared"] = std::to_string(art.sharedBytes);
+    e.metadata["global_scratch"] = std::to_string(art.globalScratchBytes);
     e.metadata["arch"] = arch;
     (void)cache.store(key, e); // a cache that cannot be written is no error
     out->artifacts = std::move(e.artifacts);
@@ -310,6 +317,32 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
     return Error{"grid [" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
                      std::to_string(grid.z) + "] exceeds the device's limits",
                  Error::Argument};
+  // The kernel's global scratch memory (tensor maps made on the device):
+  // one buffer per stream, grown as launches need, so that launches on one
+  // stream reuse it in order and launches on others never share it.
+  uint64_t scratch = 0;
+  if (k.globalScratchBytes && grid.x && grid.y && grid.z) {
+    static std::mutex mutex;
+    // Never destroyed: freeing at exit could outlive the context.
+    static auto *buffers = new std::map<void *, cuda::DeviceBuffer>;
+    size_t need = size_t(k.globalScratchBytes) * grid.x * grid.y * grid.z;
+    std::lock_guard<std::mutex> lock(mutex);
+    cuda::DeviceBuffer &buf = (*buffers)[stream];
+    if (buf.size() < need) {
+      size_t grown = std::max(need, 2 * buf.size());
+      if (buf.size()) // the kernels still using it finish first
+        if (auto err = dev->synchronize())
+          return err;
+      buf.reset();
+      auto fresh = dev->allocate(grown);
+      if (!fresh)
+        return fresh.error();
+      buf = std::move(*fresh);
+    }
+    scratch = buf.ptr();
+  }
+  if (k.globalScratchBytes)
+    params.push_back(&scratch);
   return dev->launch(*k.kernel, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
                      int(k.numWarps), k.sharedBytes, params.data(),
                      static_cast<cuda::CUstream>(stream));

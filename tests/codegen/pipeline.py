@@ -121,18 +121,9 @@
 # CHECK-MAXNREG: .maxnreg 64
 
 # Block pointers moved by tl.advance (loop-carried offsets advanced by a
-# constant) and tensor-descriptor loads feed the same pipeline: 16-byte
-# copies into the slots, wgmma groups in flight.
+# constant) feed the same pipeline: 16-byte copies into the slots, wgmma
+# groups in flight.
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_bp --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-BP
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-BP
-# A host descriptor (its base and strides checked aligned at launch, its
-# shape specialized when a multiple of 16) does as well; with any shape a
-# boundary may cut a 16-byte run, and the copies go element by element.
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_host_desc --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,256]>:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-BP
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_host_desc --signature "tensordesc<fp16[128,64]>,tensordesc<fp16[64,256]>,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-HOSTDESC
-# CHECK-HOSTDESC: cp.async.commit_group;
-# CHECK-HOSTDESC: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-# CHECK-HOSTDESC: wgmma.wait_group.sync.aligned 1;
 # CHECK-BP: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 # CHECK-BP: cp.async.commit_group;
 # CHECK-BP: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
@@ -140,15 +131,57 @@
 # CHECK-BP: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 # CHECK-BP: wgmma.wait_group.sync.aligned 0;
 
+# Tensor-descriptor loads (made in the kernel, or passed from the host with
+# any shape) are copied by TMA on sm_90: each descriptor's tensor map is
+# made once in global scratch memory (the kernel's last parameter), one
+# thread issues a slot's copies (one per 64-column block of the 128-byte
+# swizzle) after an arrive expecting their bytes, and readers wait on the
+# slot's mbarrier for the phase the loop carries.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TMA
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_host_desc --signature "tensordesc<fp16[128,64]>:16,tensordesc<fp16[64,256]>:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TMA
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_host_desc --signature "tensordesc<fp16[128,64]>,tensordesc<fp16[64,256]>,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TMA
+# CHECK-TMA-NOT: cp.async.cg
+# CHECK-TMA: .param .u64 .ptr .global .align 1 {{.*}}_param_{{[0-9]+}}
+# CHECK-TMA-NEXT: )
+# CHECK-TMA: tensormap.replace.tile.global_address.shared::cta.b1024.b64
+# CHECK-TMA: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 0, 64;
+# CHECK-TMA: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{.*}}], 3;
+# CHECK-TMA: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+# CHECK-TMA: fence.proxy.tensormap::generic.acquire.gpu
+# CHECK-TMA: mbarrier.init.shared::cta.b64
+# CHECK-TMA: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], {{.*}};
+# CHECK-TMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+# CHECK-TMA: mbarrier.try_wait.parity.shared::cta.b64
+# CHECK-TMA: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+# CHECK-TMA: wgmma.wait_group.sync.aligned 1;
+# CHECK-TMA: mbarrier.arrive.expect_tx.shared::cta.b64
+# CHECK-TMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+# CHECK-TMA: wgmma.wait_group.sync.aligned 0;
+# CHECK-TMA-NOT: cp.async.cg
+# At the tile level: the ring starts before the prologue's copies, each
+# copy exists only for iterations below the bound, and the phase parity
+# flips each time the read slot wraps.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-TMAIR
+# CHECK-TMAIR: tile.mbarrier_init {barrier = [[RING:[0-9]+]] : i64, count = 2 : i64, numSlots = 3 : i64}
+# CHECK-TMAIR: tile.tma_copy %{{.*}}[%{{.*}}, %{{.*}}] slot %{{.*}} if %{{.*}} {barrier = [[RING]] : i64, buffer = {{[0-9]+}} : i64, numSlots = 3 : i64}
+# CHECK-TMAIR: scf.for {{.*}} iter_args({{.*}}, %[[R:[a-z0-9_]+]] = %c0_i32{{[_0-9]*}}, %[[W:[a-z0-9_]+]] = %c2_i32{{[_0-9]*}}, %[[PH:[a-z0-9_]+]] = %c0_i32
+# CHECK-TMAIR-NEXT: tile.mbarrier_wait slot %[[R]] phase %[[PH]] {barrier = [[RING]] : i64}
+# CHECK-TMAIR: arith.cmpi eq, %{{.*}}, %c3_i32
+# CHECK-TMAIR: arith.xori %[[PH]], %{{.*}} : i32
+# CHECK-TMAIR: tile.tma_copy %{{.*}} slot %[[W]] if %{{.*}}
+
 # Attention over descriptors: Q copied into shared memory once, K (stored
-# transposed or put through tl.trans) and V through the pipeline's 16-byte
+# transposed or put through tl.trans) and V through the pipeline's TMA
 # copies, P handed to the second product in registers; no operand is
-# staged by the products (no proxy fence) and no load goes element-wise.
+# staged by the products (no proxy fence after the first copy) and no load
+# goes element-wise.
 # RUN: tritium compile %S/../Inputs/codegen/attention_desc.py --kernel attn --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32:16,fp32,64,128,64,True" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-ATTN
 # RUN: tritium compile %S/../Inputs/codegen/attention_desc.py --kernel attn --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32:16,fp32,64,128,64,False" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-ATTN
 # CHECK-ATTN-NOT: ld.global.b16
+# CHECK-ATTN: fence.proxy.async.shared::cta;
 # CHECK-ATTN-NOT: fence.proxy.async
-# CHECK-ATTN: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+# CHECK-ATTN: cp.async.bulk.tensor.2d
+# CHECK-ATTN-NOT: fence.proxy.async
 # CHECK-ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, {{[01]}};
 # CHECK-ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 # CHECK-ATTN-NOT: ld.global.b16
