@@ -616,7 +616,51 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
       target.sharedAddrSpace());
   smem_->setAlignment(llvm::Align(1024));
 
-  // The slots of asynchronous copies come first, for the whole kernel.
+  // The slots of asynchronous copies come first. Each buffer lives from
+  // the first to the last op of the kernel's body that copies into it,
+  // waits for it or reads it (directly or through the products reading
+  // it in place); buffers whose lives do not overlap (the pipelines of two
+  // loops one after the other) share memory. Copies still in flight after
+  // the last of them (cp.async masked off past a loop's end) have landed
+  // at the next wait for every group.
+  Block &top = func.getBody().front();
+  std::map<int64_t, std::pair<int, int>> lives; // buffer -> [first, last] op
+  std::map<int64_t, unsigned> numSlots;
+  {
+    llvm::DenseMap<Operation *, int> index;
+    for (Operation &op : top)
+      index[&op] = int(index.size());
+    auto touch = [&](int64_t buffer, Operation *op) {
+      Operation *a = top.findAncestorOpInBlock(*op);
+      if (!a)
+        return;
+      int i = index.lookup(a);
+      auto [it, fresh] = lives.try_emplace(buffer, i, i);
+      if (!fresh)
+        it->second = {std::min(it->second.first, i), std::max(it->second.second, i)};
+    };
+    func.walk([&](Operation *op) {
+      if (auto c = dyn_cast<mlir::tile::AsyncCopyOp>(op)) {
+        touch(c.getBuffer(), op);
+        // Until the next wait for all groups.
+        for (Operation *n = top.findAncestorOpInBlock(*op); n; n = n->getNextNode())
+          if (auto w = dyn_cast<mlir::tile::AsyncWaitOp>(n); w && w.getPending() == 0) {
+            touch(c.getBuffer(), n);
+            break;
+          }
+      } else if (auto t = dyn_cast<mlir::tile::TmaCopyOp>(op)) {
+        touch(t.getBuffer(), op);
+      } else if (auto l = dyn_cast<mlir::tile::SharedLoadOp>(op)) {
+        touch(l.getBuffer(), op);
+        for (Operation *u : l->getUsers()) {
+          touch(l.getBuffer(), u);
+          if (isa<mlir::tile::TransOp>(u))
+            for (Operation *tu : u->getUsers())
+              touch(l.getBuffer(), tu);
+        }
+      }
+    });
+  }
   func.walk([&](mlir::tile::AsyncCopyOp copy) {
     auto t = cast<RankedTensorType>(copy.getPtr().getType());
     auto &buf = sharedBuffers[copy.getBuffer()];
@@ -627,13 +671,11 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     int64_t rows = t.getNumElements() / t.getShape().back();
     int64_t cols = t.getShape().back();
     buf.transposed = storeTransposed(copy);
-    // Padding of 8 elements where the tile cannot be swizzled; buffers
-    // start on 1024-byte boundaries, where swizzle patterns start.
+    // Padding of 8 elements where the tile cannot be swizzled.
     buf.layout = buf.transposed ? SharedLayout::best(cols, rows, eb, 8)
                                 : SharedLayout::best(rows, cols, eb, 8);
     buf.slotBytes = unsigned(buf.layout.bytes());
-    buf.offset = scratchBase;
-    scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 1023) / 1024 * 1024;
+    numSlots[copy.getBuffer()] = unsigned(copy.getNumSlots());
   });
   // Slots filled by TMA hold the descriptor's block as it lies in memory.
   func.walk([&](mlir::tile::TmaCopyOp copy) {
@@ -645,9 +687,42 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     int64_t cols = t.getShape().back();
     buf.layout = SharedLayout::best(t.getNumElements() / cols, cols, eb, 8);
     buf.slotBytes = unsigned(buf.layout.bytes());
-    buf.offset = scratchBase;
-    scratchBase += (unsigned(copy.getNumSlots()) * buf.slotBytes + 1023) / 1024 * 1024;
+    numSlots[copy.getBuffer()] = unsigned(copy.getNumSlots());
   });
+  // First fit, in order of first use; buffers start on 1024-byte
+  // boundaries, where swizzle patterns start.
+  {
+    std::vector<int64_t> order;
+    for (auto &[id, buf] : sharedBuffers)
+      order.push_back(id);
+    auto life = [&](int64_t id) {
+      auto it = lives.find(id);
+      return it == lives.end() ? std::pair<int, int>{0, INT32_MAX} : it->second;
+    };
+    llvm::stable_sort(order, [&](int64_t x, int64_t y) { return life(x).first < life(y).first; });
+    std::vector<int64_t> placed;
+    for (int64_t id : order) {
+      SharedBuffer &buf = sharedBuffers[id];
+      unsigned bytes = (numSlots[id] * buf.slotBytes + 1023) / 1024 * 1024;
+      unsigned at = 0;
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (int64_t other : placed) {
+          const SharedBuffer &o = sharedBuffers[other];
+          unsigned obytes = (numSlots[other] * o.slotBytes + 1023) / 1024 * 1024;
+          bool overlapInTime = life(id).first <= life(other).second &&
+                               life(other).first <= life(id).second;
+          if (overlapInTime && at < o.offset + obytes && o.offset < at + bytes) {
+            at = o.offset + obytes;
+            moved = true;
+          }
+        }
+      }
+      buf.offset = at;
+      scratchBase = std::max(scratchBase, at + bytes);
+      placed.push_back(id);
+    }
+  }
   // Then the mbarrier rings (the staging area after them starts on a
   // 1024-byte boundary too).
   {
@@ -664,7 +739,6 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   // The buffers' lives end with the last op of the kernel's body that
   // copies into them, waits for them or reads them (its wait for all
   // copies ends with a barrier).
-  Block &top = func.getBody().front();
   func.walk([&](Operation *op) {
     bool touches = isa<mlir::tile::AsyncCopyOp, mlir::tile::AsyncWaitOp,
                        mlir::tile::SharedLoadOp, mlir::tile::TmaCopyOp,

@@ -44,6 +44,7 @@
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -928,6 +929,20 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
     descriptorLoadsOutsideLoops(module, computeCapability, numWarps);
     stageOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
   }
-  for (scf::ForOp f : loops)
+  // The slots of loops under different ops of the kernel's body are live
+  // at different times and share memory (the lowering places buffers by
+  // their lives): each such op gets the budget left by the copies made
+  // outside loops.
+  int64_t left = budget.left;
+  Operation *group = nullptr;
+  for (scf::ForOp f : loops) {
+    Operation *top = f;
+    while (top->getParentOp() && !isa<func::FuncOp>(top->getParentOp()))
+      top = top->getParentOp();
+    if (top != group) {
+      group = top;
+      budget.left = left;
+    }
     pipelineLoop(f, o, nextBuffer, budget);
+  }
 }
