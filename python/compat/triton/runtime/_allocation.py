@@ -1,9 +1,9 @@
 """``triton.runtime._allocation``: the allocator kernels may ask for
 scratch memory (``triton.set_allocator``).
 
-tritium's kernels need no global scratch (tensor descriptors are lowered
-to plain global accesses), so the allocator is kept for code that sets and
-reads it, and never called."""
+tritium's runtime allocates the global scratch its kernels need itself (the
+tensor maps of descriptors copied by TMA, one buffer per stream), so the
+allocator is kept for code that sets and reads it, and never called."""
 
 
 class NullAllocator:
