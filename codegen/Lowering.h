@@ -276,6 +276,10 @@ private:
   /// The last op of the kernel's body using the shared buffers.
   mlir::Operation *lastBufferOp_ = nullptr;
   mlir::LogicalResult emitWhile(mlir::Operation *op);
+  /// Lays out the slots of the kernel's shared buffers and places them and
+  /// the mbarrier rings in shared memory (SharedBuffers.cpp); finds
+  /// lastBufferOp_.
+  void placeSharedBuffers(mlir::Operation *func);
   mlir::FailureOr<std::vector<llvm::Value *>>
   tryRematerialize(mlir::Value v, const LinearLayout &to, int depth);
   std::vector<llvm::Value *> flatten(llvm::ArrayRef<mlir::Value> vs,

@@ -399,9 +399,10 @@ struct SharedBudget {
 /// shared memory once, never held in registers:
 ///   async_copy(p, m) -> slot 0; ...; commit; wait(0); x = shared_load slot 0
 /// with the wait just before its first user.
-/// Whether a product reading `load` (directly or through a transpose)
-/// lies inside a loop, so that the tile is read again on every iteration.
-bool readInLoops(tile::LoadOp load) {
+/// Whether a product reading `load`'s tile (directly or through a
+/// transpose) lies inside a loop, so that the tile is read again on every
+/// iteration.
+bool readInLoops(Operation *load) {
   for (Operation *u : load->getUsers()) {
     if (u->getParentOfType<LoopLikeOpInterface>())
       return true;
@@ -413,6 +414,18 @@ bool readInLoops(tile::LoadOp load) {
   return false;
 }
 
+/// The op of `load`'s block holding its first user, or null.
+Operation *firstUserInBlock(Operation *load) {
+  Block *block = load->getBlock();
+  Operation *first = nullptr;
+  for (Operation *u : load->getUsers()) {
+    Operation *a = block->findAncestorOpInBlock(*u);
+    if (a && (!first || a->isBeforeInBlock(first)))
+      first = a;
+  }
+  return first;
+}
+
 void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
                        int64_t &nextBuffer, SharedBudget &budget) {
   std::vector<tile::LoadOp> loads;
@@ -422,13 +435,7 @@ void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
       loads.push_back(load);
   });
   for (tile::LoadOp load : loads) {
-    Block *block = load->getBlock();
-    Operation *first = nullptr;
-    for (Operation *u : load->getUsers()) {
-      Operation *a = block->findAncestorOpInBlock(*u);
-      if (a && (!first || a->isBeforeInBlock(first)))
-        first = a;
-    }
+    Operation *first = firstUserInBlock(load);
     if (!first)
       continue;
     int64_t buffer = nextBuffer++;
@@ -702,14 +709,7 @@ void descriptorLoadsOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps
     if (dl->getParentOfType<LoopLikeOpInterface>() ||
         !descriptorLoadFeedsTensorCores(dl, cc, numWarps))
       return;
-    bool inLoop = false;
-    for (Operation *u : dl->getUsers()) {
-      inLoop |= u->getParentOfType<LoopLikeOpInterface>() != nullptr;
-      if (isa<tile::TransOp>(u))
-        for (Operation *tu : u->getUsers())
-          inLoop |= tu->getParentOfType<LoopLikeOpInterface>() != nullptr;
-    }
-    if (inLoop)
+    if (readInLoops(dl))
       loads.push_back(dl);
   });
   rewriteDescriptorLoads(loads);
@@ -872,24 +872,11 @@ void tmaOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps, int64_t &n
   module.walk([&](tile::DescriptorLoadOp dl) {
     if (dl->getParentOfType<LoopLikeOpInterface>() || !tmaCopies(dl, cc, numWarps))
       return;
-    bool inLoop = false;
-    for (Operation *u : dl->getUsers()) {
-      inLoop |= u->getParentOfType<LoopLikeOpInterface>() != nullptr;
-      if (isa<tile::TransOp>(u))
-        for (Operation *tu : u->getUsers())
-          inLoop |= tu->getParentOfType<LoopLikeOpInterface>() != nullptr;
-    }
-    if (inLoop && budget.take(slotBytes(dl)))
+    if (readInLoops(dl) && budget.take(slotBytes(dl)))
       loads.push_back(dl);
   });
   for (tile::DescriptorLoadOp dl : loads) {
-    Block *block = dl->getBlock();
-    Operation *first = nullptr;
-    for (Operation *u : dl->getUsers()) {
-      Operation *a = block->findAncestorOpInBlock(*u);
-      if (a && (!first || a->isBeforeInBlock(first)))
-        first = a;
-    }
+    Operation *first = firstUserInBlock(dl);
     if (!first)
       continue;
     int64_t buffer = nextBuffer++, ring = nextBuffer++;
