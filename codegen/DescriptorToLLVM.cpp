@@ -2,7 +2,7 @@
 //
 // Tensor descriptors as plain global memory traffic (blocks that feed
 // products on sm_90 are copied by TMA instead: the pipeliner makes them
-// tile.tma_copy ops, and a descriptor they read also gets a tensor map,
+// tgpu.tma_copy ops, and a descriptor they read also gets a tensor map,
 // nvidia/TmaToLLVM.cpp). A descriptor is one LLVM struct value
 // {base, shape (i32) x rank, strides (i64) x rank, NaN padding (i1)} (see
 // Lowering::llvmType); block accesses are plain global memory traffic in
@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"

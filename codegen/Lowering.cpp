@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -528,7 +529,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   }
   // Descriptors read by TMA copies get tensor maps in global scratch
   // memory, passed as one more parameter.
-  func.walk([&](mlir::tile::TmaCopyOp copy) {
+  func.walk([&](tgpu::TmaCopyOp copy) {
     if (!tensorMapIndex.count(copy.getDesc())) {
       unsigned index = tensorMapIndex.size();
       tensorMapIndex[copy.getDesc()] = index;

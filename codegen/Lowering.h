@@ -34,9 +34,11 @@
 namespace mlir {
 namespace tile {
 class DotOp;
-class AsyncCopyOp;
 class MakeTensorDescOp;
 } // namespace tile
+namespace tgpu {
+class AsyncCopyOp;
+} // namespace tgpu
 class ModuleOp;
 class RankedTensorType;
 } // namespace mlir
@@ -167,7 +169,7 @@ public:
   /// area (where the asynchronous slots live).
   llvm::Value *sharedBytePtr(llvm::Value *byteOffset);
 
-  /// The slots of one shared buffer filled by tile.async_copy, at the start
+  /// The slots of one shared buffer filled by tgpu.async_copy, at the start
   /// of shared memory, each holding one tile in `layout` (swizzled where
   /// the tile allows, so that tensor cores read it without bank conflicts).
   struct SharedBuffer {
@@ -181,11 +183,11 @@ public:
   };
   std::map<int64_t, SharedBuffer> sharedBuffers;
   /// Whether the slots `copy` fills hold its tile transposed.
-  bool storeTransposed(mlir::tile::AsyncCopyOp copy);
+  bool storeTransposed(mlir::tgpu::AsyncCopyOp copy);
   /// The layout `copy` reads global memory in: the default one, or for a
   /// slot holding the tile transposed the one with the first dimension
   /// fastest.
-  LayoutRef asyncCopyLayout(mlir::tile::AsyncCopyOp copy);
+  LayoutRef asyncCopyLayout(mlir::tgpu::AsyncCopyOp copy);
   /// The layout a loop should carry `arg` (a pointer tile) in: that of the
   /// asynchronous copy reading it (directly or advanced by tile.addptr), or
   /// null.
@@ -196,7 +198,7 @@ public:
   /// after them, otherwise it overlaps them.
   bool buffersLive = false;
   unsigned scratchStart() const { return buffersLive ? scratchBase : 0; }
-  /// A tile.shared_load read in place by its users (tensor-core products),
+  /// A tgpu.shared_load read in place by its users (tensor-core products),
   /// or its transpose: the byte offset (i32) where the stored tile starts,
   /// its layout there, and whether the value is the stored tile transposed.
   struct SharedTile {
@@ -219,7 +221,7 @@ public:
                            llvm::Value *byteOffset);
   llvm::DenseMap<mlir::Value, SharedTile> sharedTiles;
   /// Byte offset in shared memory of each ring of mbarriers
-  /// (tile.mbarrier_init), 8 bytes per slot, after the buffers.
+  /// (tgpu.mbarrier_init), 8 bytes per slot, after the buffers.
   std::map<int64_t, unsigned> barrierRings;
   /// Tensor descriptors whose blocks TMA copies: each one's tensor map is
   /// 128 bytes at index * 128 in this program's part of the kernel's

@@ -13,6 +13,7 @@
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
 
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -511,7 +512,7 @@ llvm::Value *slotOffset(Lowering &L, const Lowering::SharedBuffer &buf,
 }
 
 LogicalResult asyncCopy(Lowering &L, Operation *o) {
-  auto op = cast<tile::AsyncCopyOp>(o);
+  auto op = cast<tgpu::AsyncCopyOp>(o);
   auto &b = L.b;
   const Lowering::SharedBuffer &buf = L.sharedBuffers.at(op.getBuffer());
   LayoutRef layout = L.get(op.getPtr()).layout;
@@ -596,7 +597,7 @@ LogicalResult asyncCommit(Lowering &L, Operation *) {
 }
 
 LogicalResult asyncWait(Lowering &L, Operation *o) {
-  auto op = cast<tile::AsyncWaitOp>(o);
+  auto op = cast<tgpu::AsyncWaitOp>(o);
   L.b.CreateCall(asmStmt(L, {}, "cp.async.wait_group " +
                                     std::to_string(op.getPending()) + ";", ""), {});
   L.barrier();
@@ -606,11 +607,11 @@ LogicalResult asyncWait(Lowering &L, Operation *o) {
 /// A slot read in place when every user is a tensor-core product (which
 /// reads its operands from shared memory anyway); otherwise into registers.
 LogicalResult sharedLoad(Lowering &L, Operation *o) {
-  auto op = cast<tile::SharedLoadOp>(o);
+  auto op = cast<tgpu::SharedLoadOp>(o);
   auto &b = L.b;
   auto it = L.sharedBuffers.find(op.getBuffer());
   if (it == L.sharedBuffers.end())
-    return L.fail(o, "no tile.async_copy fills shared buffer " +
+    return L.fail(o, "no tgpu.async_copy fills shared buffer " +
                          std::to_string(op.getBuffer()));
   const Lowering::SharedBuffer &buf = it->second;
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
@@ -640,8 +641,8 @@ void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
   t["tile.store"] = store;
   t["tile.atomic_rmw"] = atomicRmw;
   t["tile.atomic_cas"] = atomicCas;
-  t["tile.async_copy"] = asyncCopy;
-  t["tile.async_commit"] = asyncCommit;
-  t["tile.async_wait"] = asyncWait;
-  t["tile.shared_load"] = sharedLoad;
+  t["tgpu.async_copy"] = asyncCopy;
+  t["tgpu.async_commit"] = asyncCommit;
+  t["tgpu.async_wait"] = asyncWait;
+  t["tgpu.shared_load"] = sharedLoad;
 }

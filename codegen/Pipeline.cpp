@@ -23,6 +23,7 @@
 #include "codegen/Pipeline.h"
 
 #include "codegen/Lowering.h"
+#include "codegen/dialect/GpuDialect.h"
 #include "codegen/nvidia/Nvidia.h"
 #include "ir/analysis/AxisInfo.h"
 #include "ir/transforms/Passes.h"
@@ -128,6 +129,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   out.numWarps = numWarps;
 
   // 0. Tile-level software pipelining, on a copy (the caller keeps its IR).
+  module.getContext()->getOrLoadDialect<mlir::tgpu::TGpuDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> owned = module.clone();
   module = *owned;
   func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
@@ -180,7 +182,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
       ptr = l.getPtr(), mask = l.getMask();
     else if (auto s = mlir::dyn_cast<mlir::tile::StoreOp>(op))
       ptr = s.getPtr(), mask = s.getMask();
-    else if (auto c = mlir::dyn_cast<mlir::tile::AsyncCopyOp>(op))
+    else if (auto c = mlir::dyn_cast<mlir::tgpu::AsyncCopyOp>(op))
       ptr = c.getPtr(), mask = c.getMask();
     auto rt = ptr ? mlir::dyn_cast<mlir::RankedTensorType>(ptr.getType()) : nullptr;
     if (!rt)

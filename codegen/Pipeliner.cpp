@@ -41,6 +41,7 @@
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
 
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -442,12 +443,12 @@ void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
     OpBuilder b(load);
     Location loc = load.getLoc();
     Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
-    tile::AsyncCopyOp::create(b, loc, load.getPtr(), slot, load.getMask(),
+    tgpu::AsyncCopyOp::create(b, loc, load.getPtr(), slot, load.getMask(),
                               b.getI64IntegerAttr(buffer), b.getI64IntegerAttr(1));
     b.setInsertionPoint(first);
-    tile::AsyncCommitOp::create(b, loc);
-    tile::AsyncWaitOp::create(b, loc, b.getI64IntegerAttr(0));
-    auto x = tile::SharedLoadOp::create(b, loc, load.getType(), slot,
+    tgpu::AsyncCommitOp::create(b, loc);
+    tgpu::AsyncWaitOp::create(b, loc, b.getI64IntegerAttr(0));
+    auto x = tgpu::SharedLoadOp::create(b, loc, load.getType(), slot,
                                         b.getI64IntegerAttr(buffer));
     load.getResult().replaceAllUsesWith(x.getResult());
     load.erase();
@@ -485,7 +486,7 @@ Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k)
 /// every thread is past that read once it is past this iteration's wait.
 ///
 /// Descriptor loads in `tma` are copied by TMA instead: one thread issues
-/// them (tile.tma_copy, predicated on the iteration existing), each slot
+/// them (tgpu.tma_copy, predicated on the iteration existing), each slot
 /// has an mbarrier that completes when its copies have landed, and the
 /// loop carries the parity of the phase the read slot completes next:
 ///
@@ -513,7 +514,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
                   Value at, Value slot, ArgAt argAt) {
     auto [ptr, mask] = emitAt(ob, c, iv, at, carried, argAt);
     mask = guard(ob, l, mask, at, ub, isUnsigned, ptr.getType());
-    tile::AsyncCopyOp::create(ob, c.load.getLoc(), ptr, slot, mask,
+    tgpu::AsyncCopyOp::create(ob, c.load.getLoc(), ptr, slot, mask,
                               ob.getI64IntegerAttr(buffer),
                               ob.getI64IntegerAttr(stages));
   };
@@ -523,13 +524,13 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
     SmallVector<Value> idx = emitIndicesAt(ob, c, iv, at, argAt);
     Value exists = arith::CmpIOp::create(
         ob, l, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, at, ub);
-    lastTma = tile::TmaCopyOp::create(ob, c.load.getLoc(), c.load.getDesc(), idx, slot, exists,
+    lastTma = tgpu::TmaCopyOp::create(ob, c.load.getLoc(), c.load.getDesc(), idx, slot, exists,
                                       ob.getI64IntegerAttr(buffer),
                                       ob.getI64IntegerAttr(stages), ob.getI64IntegerAttr(ring));
   };
   // Prologue: the first stages-1 iterations' tiles.
   if (!tma.empty())
-    tile::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(ring), b.getI64IntegerAttr(stages),
+    tgpu::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(ring), b.getI64IntegerAttr(stages),
                                  b.getI64IntegerAttr(int64_t(tma.size())));
   std::vector<Value> ptrs;
   for (Candidate &c : cands)
@@ -549,7 +550,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
     for (auto [k, c] : llvm::enumerate(tma))
       tmaCopy(b, loc, c, tmaBuffers[k], at, slot, initAhead);
     if (!cands.empty())
-      tile::AsyncCommitOp::create(b, loc);
+      tgpu::AsyncCommitOp::create(b, loc);
   }
   // The offset of stages-1 iterations, computed once.
   std::vector<Value> ahead;
@@ -577,11 +578,11 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         Value rslot = newArgs[0], wslot = newArgs[1];
         OpBuilder pb = OpBuilder::atBlockBegin(nb);
         if (!tma.empty())
-          tile::MbarrierWaitOp::create(pb, l, rslot, newArgs[2], pb.getI64IntegerAttr(ring));
+          tgpu::MbarrierWaitOp::create(pb, l, rslot, newArgs[2], pb.getI64IntegerAttr(ring));
         if (!cands.empty())
-          tile::AsyncWaitOp::create(pb, l, pb.getI64IntegerAttr(stages - 2));
+          tgpu::AsyncWaitOp::create(pb, l, pb.getI64IntegerAttr(stages - 2));
         auto readSlot = [&](Operation *load, int64_t buffer) {
-          auto x = tile::SharedLoadOp::create(pb, load->getLoc(), load->getResult(0).getType(),
+          auto x = tgpu::SharedLoadOp::create(pb, load->getLoc(), load->getResult(0).getType(),
                                               rslot, pb.getI64IntegerAttr(buffer));
           load->getResult(0).replaceAllUsesWith(x.getResult());
           reads.push_back(x.getResult());
@@ -605,7 +606,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         }
         for (auto [k, c] : llvm::enumerate(tma))
           tmaCopy(pb, l, c, tmaBuffers[k], at, wslot, bodyAhead);
-        lastIssue = cands.empty() ? lastTma : tile::AsyncCommitOp::create(pb, l);
+        lastIssue = cands.empty() ? lastTma : tgpu::AsyncCommitOp::create(pb, l);
         Value one = arith::ConstantIntOp::create(pb, l, 1, 32);
         Value n = arith::ConstantIntOp::create(pb, l, stages, 32);
         Value zero = arith::ConstantIntOp::create(pb, l, 0, 32);
@@ -660,7 +661,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   }
   OpBuilder after(newLoop->getContext());
   after.setInsertionPointAfter(newLoop);
-  tile::AsyncWaitOp::create(after, loc, after.getI64IntegerAttr(0));
+  tgpu::AsyncWaitOp::create(after, loc, after.getI64IntegerAttr(0));
   return newLoop;
 }
 
@@ -882,16 +883,16 @@ void tmaOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps, int64_t &n
     int64_t buffer = nextBuffer++, ring = nextBuffer++;
     OpBuilder b(dl);
     Location loc = dl.getLoc();
-    tile::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(ring), b.getI64IntegerAttr(1),
+    tgpu::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(ring), b.getI64IntegerAttr(1),
                                  b.getI64IntegerAttr(1));
     Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
     Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
-    tile::TmaCopyOp::create(b, loc, dl.getDesc(), dl.getIndices(), slot, yes,
+    tgpu::TmaCopyOp::create(b, loc, dl.getDesc(), dl.getIndices(), slot, yes,
                             b.getI64IntegerAttr(buffer), b.getI64IntegerAttr(1),
                             b.getI64IntegerAttr(ring));
     b.setInsertionPoint(first);
-    tile::MbarrierWaitOp::create(b, loc, slot, slot, b.getI64IntegerAttr(ring));
-    auto x = tile::SharedLoadOp::create(b, loc, dl.getType(), slot, b.getI64IntegerAttr(buffer));
+    tgpu::MbarrierWaitOp::create(b, loc, slot, slot, b.getI64IntegerAttr(ring));
+    auto x = tgpu::SharedLoadOp::create(b, loc, dl.getType(), slot, b.getI64IntegerAttr(buffer));
     dl.getResult().replaceAllUsesWith(x.getResult());
     dl.erase();
   }

@@ -1,6 +1,6 @@
 //===- SharedBuffers.cpp - Where the pipeliner's shared buffers live ------===//
 //
-// The slots tile.async_copy and tile.tma_copy fill: the layout each buffer
+// The slots tgpu.async_copy and tgpu.tma_copy fill: the layout each buffer
 // holds its tile in (swizzled where the tile allows, transposed when the
 // tile is contiguous along its rows), the layouts the copies read global
 // memory in, and the buffers' places in shared memory, given by their lives
@@ -10,6 +10,7 @@
 #include "codegen/Lowering.h"
 
 #include "codegen/Pipeline.h"
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,7 +21,7 @@
 using namespace mlir;
 using namespace tritium::codegen;
 
-bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
+bool Lowering::storeTransposed(tgpu::AsyncCopyOp copy) {
   auto t = cast<RankedTensorType>(copy.getPtr().getType());
   if (t.getRank() != 2 || !vectorWidthHint)
     return false;
@@ -32,7 +33,7 @@ bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
   // A as it is, however memory runs.
   std::optional<bool> eightBit;
   if (eb == 1)
-    func->walk([&](mlir::tile::SharedLoadOp ld) {
+    func->walk([&](tgpu::SharedLoadOp ld) {
       if (ld.getBuffer() != copy.getBuffer())
         return;
       for (OpOperand &use : ld->getUses())
@@ -52,7 +53,7 @@ bool Lowering::storeTransposed(mlir::tile::AsyncCopyOp copy) {
   return true;
 }
 
-LayoutRef Lowering::asyncCopyLayout(mlir::tile::AsyncCopyOp copy) {
+LayoutRef Lowering::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   auto it = sharedBuffers.find(copy.getBuffer());
   if (it == sharedBuffers.end() || !it->second.transposed)
     return defaultLayout(copy.getPtr().getType());
@@ -67,11 +68,11 @@ LayoutRef Lowering::carriedPointerLayout(Value arg) {
   if (!isa<RankedTensorType>(arg.getType()))
     return nullptr;
   for (Operation *u : arg.getUsers()) {
-    if (auto c = dyn_cast<mlir::tile::AsyncCopyOp>(u); c && c.getPtr() == arg)
+    if (auto c = dyn_cast<tgpu::AsyncCopyOp>(u); c && c.getPtr() == arg)
       return asyncCopyLayout(c);
     if (auto a = dyn_cast<mlir::tile::AddPtrOp>(u); a && a.getPtr() == arg)
       for (Operation *au : a->getUsers())
-        if (auto c = dyn_cast<mlir::tile::AsyncCopyOp>(au); c && c.getPtr() == a.getResult())
+        if (auto c = dyn_cast<tgpu::AsyncCopyOp>(au); c && c.getPtr() == a.getResult())
           return asyncCopyLayout(c);
   }
   return nullptr;
@@ -81,7 +82,7 @@ LayoutRef Lowering::carriedPointerLayout(Value arg) {
 static bool readsSharedBuffer(Value v) {
   if (auto t = v.getDefiningOp<mlir::tile::TransOp>())
     v = t.getSrc();
-  return v.getDefiningOp<mlir::tile::SharedLoadOp>() != nullptr;
+  return v.getDefiningOp<tgpu::SharedLoadOp>() != nullptr;
 }
 
 void Lowering::placeSharedBuffers(Operation *funcOp) {
@@ -110,17 +111,17 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
         it->second = {std::min(it->second.first, i), std::max(it->second.second, i)};
     };
     func.walk([&](Operation *op) {
-      if (auto c = dyn_cast<mlir::tile::AsyncCopyOp>(op)) {
+      if (auto c = dyn_cast<tgpu::AsyncCopyOp>(op)) {
         touch(c.getBuffer(), op);
         // Until the next wait for all groups.
         for (Operation *n = top.findAncestorOpInBlock(*op); n; n = n->getNextNode())
-          if (auto w = dyn_cast<mlir::tile::AsyncWaitOp>(n); w && w.getPending() == 0) {
+          if (auto w = dyn_cast<tgpu::AsyncWaitOp>(n); w && w.getPending() == 0) {
             touch(c.getBuffer(), n);
             break;
           }
-      } else if (auto t = dyn_cast<mlir::tile::TmaCopyOp>(op)) {
+      } else if (auto t = dyn_cast<tgpu::TmaCopyOp>(op)) {
         touch(t.getBuffer(), op);
-      } else if (auto l = dyn_cast<mlir::tile::SharedLoadOp>(op)) {
+      } else if (auto l = dyn_cast<tgpu::SharedLoadOp>(op)) {
         touch(l.getBuffer(), op);
         for (Operation *u : l->getUsers()) {
           touch(l.getBuffer(), u);
@@ -131,7 +132,7 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
       }
     });
   }
-  func.walk([&](mlir::tile::AsyncCopyOp copy) {
+  func.walk([&](tgpu::AsyncCopyOp copy) {
     auto t = cast<RankedTensorType>(copy.getPtr().getType());
     auto &buf = sharedBuffers[copy.getBuffer()];
     if (buf.slotBytes)
@@ -148,7 +149,7 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
     numSlots[copy.getBuffer()] = unsigned(copy.getNumSlots());
   });
   // Slots filled by TMA hold the descriptor's block as it lies in memory.
-  func.walk([&](mlir::tile::TmaCopyOp copy) {
+  func.walk([&](tgpu::TmaCopyOp copy) {
     auto &buf = sharedBuffers[copy.getBuffer()];
     if (buf.slotBytes)
       return;
@@ -197,7 +198,7 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
   // 1024-byte boundary too).
   {
     unsigned ringBytes = 0;
-    func.walk([&](mlir::tile::MbarrierInitOp init) {
+    func.walk([&](tgpu::MbarrierInitOp init) {
       if (barrierRings.count(init.getBarrier()))
         return;
       barrierRings[init.getBarrier()] = scratchBase + ringBytes;
@@ -210,9 +211,9 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
   // copies into them, waits for them or reads them (its wait for all
   // copies ends with a barrier).
   func.walk([&](Operation *op) {
-    bool touches = isa<mlir::tile::AsyncCopyOp, mlir::tile::AsyncWaitOp,
-                       mlir::tile::SharedLoadOp, mlir::tile::TmaCopyOp,
-                       mlir::tile::MbarrierInitOp, mlir::tile::MbarrierWaitOp>(op);
+    bool touches = isa<tgpu::AsyncCopyOp, tgpu::AsyncWaitOp,
+                       tgpu::SharedLoadOp, tgpu::TmaCopyOp,
+                       tgpu::MbarrierInitOp, tgpu::MbarrierWaitOp>(op);
     for (Value v : op->getOperands())
       touches |= readsSharedBuffer(v);
     if (!touches)

@@ -117,6 +117,13 @@ LinearLayout LinearLayout::defaultFor(const std::vector<int64_t> &shape,
 LinearLayout LinearLayout::defaultFor(const std::vector<int64_t> &shape,
                                       unsigned numWarps, unsigned elemBits,
                                       unsigned lanesPerWarp, unsigned fastDim) {
+  return blocked(shape, defaultBlocked(shape, numWarps, elemBits, lanesPerWarp, fastDim),
+                 lanesPerWarp);
+}
+
+BlockedParams LinearLayout::defaultBlocked(const std::vector<int64_t> &shape,
+                                           unsigned numWarps, unsigned elemBits,
+                                           unsigned lanesPerWarp, unsigned fastDim) {
   unsigned rank = shape.size();
   assert(rank > 0 && fastDim < rank && "layouts are for tensors");
   int64_t numel = 1;
@@ -153,7 +160,7 @@ LinearLayout LinearLayout::defaultFor(const std::vector<int64_t> &shape,
   for (unsigned d = 0; d < rank; ++d)
     used[d] = int64_t(spt[d]) * tpw[d];
   spread(wpc, numWarps, used);
-  return blocked(shape, spt, tpw, wpc, order, lanesPerWarp);
+  return BlockedParams{spt, tpw, wpc, order};
 }
 
 namespace {

@@ -29,6 +29,11 @@ namespace tritium::codegen {
 /// A coordinate vector (one entry per tensor dimension).
 using Coord = std::vector<int64_t>;
 
+/// The parameters of a blocked layout (LinearLayout::blocked).
+struct BlockedParams {
+  std::vector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+};
+
 class LinearLayout {
 public:
   enum InDim { Reg = 0, Lane = 1, Warp = 2 };
@@ -62,6 +67,15 @@ public:
   static LinearLayout defaultFor(const std::vector<int64_t> &shape,
                                  unsigned numWarps, unsigned elemBits,
                                  unsigned lanesPerWarp, unsigned fastDim);
+  /// The blocked parameters defaultFor uses.
+  static BlockedParams defaultBlocked(const std::vector<int64_t> &shape,
+                                      unsigned numWarps, unsigned elemBits,
+                                      unsigned lanesPerWarp, unsigned fastDim);
+  static LinearLayout blocked(const std::vector<int64_t> &shape, const BlockedParams &p,
+                              unsigned lanesPerWarp = 32) {
+    return blocked(shape, p.sizePerThread, p.threadsPerWarp, p.warpsPerCTA, p.order,
+                   lanesPerWarp);
+  }
   /// A layout with every element of the tile in one register file of each
   /// thread (all lane and warp bits replicated).
   static LinearLayout allInThread(const std::vector<int64_t> &shape,

@@ -1,7 +1,7 @@
 //===- TmaToLLVM.cpp - TMA copies and mbarriers on sm_90 ------------------===//
 //
 // Tensor descriptors whose blocks the pipeliner copies with the tensor
-// memory accelerator (tile.tma_copy) get a tensor map: 128 bytes in the
+// memory accelerator (tgpu.tma_copy) get a tensor map: 128 bytes in the
 // program's part of the kernel's global scratch memory, made where the
 // descriptor is made. Warp 0 zeroes a 128-byte staging area in shared
 // memory, thread 0 writes the fields with tensormap.replace (a 2-D tiled
@@ -22,6 +22,7 @@
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
 
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -50,7 +51,7 @@ llvm::Value *sharedAddr(Lowering &L, llvm::Value *offset) {
   return L.b.CreatePtrToInt(L.sharedBytePtr(offset), L.b.getInt64Ty());
 }
 
-/// The slot layout a descriptor's block takes (what tile.shared_load and
+/// The slot layout a descriptor's block takes (what tgpu.shared_load and
 /// the products read).
 SharedLayout blockLayout(RankedTensorType block, Lowering &L) {
   unsigned eb = L.storeBytes(L.llvmType(block.getElementType()));
@@ -76,7 +77,7 @@ int tmaElementType(Type t) {
 }
 
 LogicalResult tmaCopy(Lowering &L, Operation *o) {
-  auto op = cast<tile::TmaCopyOp>(o);
+  auto op = cast<tgpu::TmaCopyOp>(o);
   auto &b = L.b;
   auto it = L.tensorMaps.find(op.getDesc());
   if (it == L.tensorMaps.end())
@@ -94,7 +95,7 @@ LogicalResult tmaCopy(Lowering &L, Operation *o) {
     emitAsm(L, "fence.proxy.async.shared::cta;", "", {});
     L.barrier();
     L.buffersLive = true;
-  } else if (!prev || !isa<tile::TmaCopyOp>(prev)) {
+  } else if (!prev || !isa<tgpu::TmaCopyOp>(prev)) {
     L.barrier();
   }
   llvm::Value *slot = L.scalar(op.getSlot());
@@ -124,7 +125,7 @@ LogicalResult tmaCopy(Lowering &L, Operation *o) {
 }
 
 LogicalResult mbarrierInit(Lowering &L, Operation *o) {
-  auto op = cast<tile::MbarrierInitOp>(o);
+  auto op = cast<tgpu::MbarrierInitOp>(o);
   // Every thread is done with the ring's previous phases (and with
   // whatever shared memory it reuses) before it starts again.
   L.barrier();
@@ -139,7 +140,7 @@ LogicalResult mbarrierInit(Lowering &L, Operation *o) {
 }
 
 LogicalResult mbarrierWait(Lowering &L, Operation *o) {
-  auto op = cast<tile::MbarrierWaitOp>(o);
+  auto op = cast<tgpu::MbarrierWaitOp>(o);
   auto &b = L.b;
   llvm::Value *bar = mbarrierAddr(L, op.getBarrier(), L.scalar(op.getSlot()));
   llvm::Value *phase = L.scalar(op.getPhase());
@@ -250,7 +251,7 @@ LogicalResult tritium::codegen::emitTensorMap(Lowering &L, tile::MakeTensorDescO
 }
 
 void tritium::codegen::populateTmaHandlers(HandlerTable &t) {
-  t["tile.tma_copy"] = tmaCopy;
-  t["tile.mbarrier_init"] = mbarrierInit;
-  t["tile.mbarrier_wait"] = mbarrierWait;
+  t["tgpu.tma_copy"] = tmaCopy;
+  t["tgpu.mbarrier_init"] = mbarrierInit;
+  t["tgpu.mbarrier_wait"] = mbarrierWait;
 }

@@ -8,34 +8,34 @@
 # (they overwrite the slots the previous iteration's group read).
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC
 # CHECK-ASYNC-LABEL: func.func @matmul_kernel
-# CHECK-ASYNC: tile.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64}
-# CHECK-ASYNC: tile.async_copy {{.*}} {buffer = 1 : i64, numSlots = 3 : i64}
-# CHECK-ASYNC-NEXT: tile.async_commit
-# CHECK-ASYNC: tile.async_copy
-# CHECK-ASYNC: tile.async_copy
-# CHECK-ASYNC-NEXT: tile.async_commit
+# CHECK-ASYNC: tgpu.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64}
+# CHECK-ASYNC: tgpu.async_copy {{.*}} {buffer = 1 : i64, numSlots = 3 : i64}
+# CHECK-ASYNC-NEXT: tgpu.async_commit
+# CHECK-ASYNC: tgpu.async_copy
+# CHECK-ASYNC: tgpu.async_copy
+# CHECK-ASYNC-NEXT: tgpu.async_commit
 # CHECK-ASYNC: scf.for {{.*}} iter_args({{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
-# CHECK-ASYNC-NEXT: tile.async_wait {pending = 1 : i64}
-# CHECK-ASYNC-NEXT: %[[A:.*]] = tile.shared_load slot %[[R]] {buffer = 0 : i64
-# CHECK-ASYNC-NEXT: %[[B:.*]] = tile.shared_load slot %[[R]] {buffer = 1 : i64
+# CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 1 : i64}
+# CHECK-ASYNC-NEXT: %[[A:.*]] = tgpu.shared_load slot %[[R]] {buffer = 0 : i64
+# CHECK-ASYNC-NEXT: %[[B:.*]] = tgpu.shared_load slot %[[R]] {buffer = 1 : i64
 # CHECK-ASYNC: tile.dot %[[A]], %[[B]]
-# CHECK-ASYNC: tile.async_copy {{.*}} slot %[[W]] {buffer = 0
-# CHECK-ASYNC: tile.async_copy {{.*}} slot %[[W]] {buffer = 1
-# CHECK-ASYNC-NEXT: tile.async_commit
+# CHECK-ASYNC: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 0
+# CHECK-ASYNC: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 1
+# CHECK-ASYNC-NEXT: tgpu.async_commit
 # CHECK-ASYNC: scf.yield
 # CHECK-ASYNC-NEXT: }
-# CHECK-ASYNC-NEXT: tile.async_wait {pending = 0 : i64}
+# CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 0 : i64}
 
 # On sm_80 (mma.sync reads the slot before the barrier of the next
 # iteration) the copies go first, to be in flight longer.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:80 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC80
 # CHECK-ASYNC80: scf.for {{.*}} iter_args({{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
-# CHECK-ASYNC80-NEXT: tile.async_wait {pending = 1 : i64}
-# CHECK-ASYNC80-NEXT: %[[A:.*]] = tile.shared_load slot %[[R]] {buffer = 0 : i64
-# CHECK-ASYNC80-NEXT: %[[B:.*]] = tile.shared_load slot %[[R]] {buffer = 1 : i64
-# CHECK-ASYNC80: tile.async_copy {{.*}} slot %[[W]] {buffer = 0
-# CHECK-ASYNC80: tile.async_copy {{.*}} slot %[[W]] {buffer = 1
-# CHECK-ASYNC80-NEXT: tile.async_commit
+# CHECK-ASYNC80-NEXT: tgpu.async_wait {pending = 1 : i64}
+# CHECK-ASYNC80-NEXT: %[[A:.*]] = tgpu.shared_load slot %[[R]] {buffer = 0 : i64
+# CHECK-ASYNC80-NEXT: %[[B:.*]] = tgpu.shared_load slot %[[R]] {buffer = 1 : i64
+# CHECK-ASYNC80: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 0
+# CHECK-ASYNC80: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 1
+# CHECK-ASYNC80-NEXT: tgpu.async_commit
 # CHECK-ASYNC80: tile.dot %[[A]], %[[B]]
 
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:80 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-CPASYNC
@@ -162,13 +162,13 @@
 # copy exists only for iterations below the bound, and the phase parity
 # flips each time the read slot wraps.
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-TMAIR
-# CHECK-TMAIR: tile.mbarrier_init {barrier = [[RING:[0-9]+]] : i64, count = 2 : i64, numSlots = 3 : i64}
-# CHECK-TMAIR: tile.tma_copy %{{.*}}[%{{.*}}, %{{.*}}] slot %{{.*}} if %{{.*}} {barrier = [[RING]] : i64, buffer = {{[0-9]+}} : i64, numSlots = 3 : i64}
+# CHECK-TMAIR: tgpu.mbarrier_init {barrier = [[RING:[0-9]+]] : i64, count = 2 : i64, numSlots = 3 : i64}
+# CHECK-TMAIR: tgpu.tma_copy %{{.*}}[%{{.*}}, %{{.*}}] slot %{{.*}} if %{{.*}} {barrier = [[RING]] : i64, buffer = {{[0-9]+}} : i64, numSlots = 3 : i64}
 # CHECK-TMAIR: scf.for {{.*}} iter_args({{.*}}, %[[R:[a-z0-9_]+]] = %c0_i32{{[_0-9]*}}, %[[W:[a-z0-9_]+]] = %c2_i32{{[_0-9]*}}, %[[PH:[a-z0-9_]+]] = %c0_i32
-# CHECK-TMAIR-NEXT: tile.mbarrier_wait slot %[[R]] phase %[[PH]] {barrier = [[RING]] : i64}
+# CHECK-TMAIR-NEXT: tgpu.mbarrier_wait slot %[[R]] phase %[[PH]] {barrier = [[RING]] : i64}
 # CHECK-TMAIR: arith.cmpi eq, %{{.*}}, %c3_i32
 # CHECK-TMAIR: arith.xori %[[PH]], %{{.*}} : i32
-# CHECK-TMAIR: tile.tma_copy %{{.*}} slot %[[W]] if %{{.*}}
+# CHECK-TMAIR: tgpu.tma_copy %{{.*}} slot %[[W]] if %{{.*}}
 
 # Attention over descriptors: Q copied into shared memory once, K (stored
 # transposed or put through tl.trans) and V through the pipeline's TMA

@@ -9,9 +9,9 @@
 # RUN:  tritium compile %s --kernel two_loops --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,64,64,64" --target cuda:90 --num-stages 3 --emit tile-gpu) | FileCheck %s
 # CHECK: kernel one_loop {{.*}}, [[BYTES:[0-9]+]] bytes dynamic shared
 # CHECK: kernel two_loops {{.*}}, [[BYTES]] bytes dynamic shared
-# CHECK: tile.mbarrier_init {barrier = {{[0-9]+}} : i64, count = 2 : i64, numSlots = 3 : i64}
+# CHECK: tgpu.mbarrier_init {barrier = {{[0-9]+}} : i64, count = 2 : i64, numSlots = 3 : i64}
 # CHECK: scf.for
-# CHECK: tile.mbarrier_init {barrier = {{[0-9]+}} : i64, count = 2 : i64, numSlots = 3 : i64}
+# CHECK: tgpu.mbarrier_init {barrier = {{[0-9]+}} : i64, count = 2 : i64, numSlots = 3 : i64}
 # CHECK: scf.for
 import triton
 import triton.language as tl
