@@ -638,21 +638,3 @@ Lowering::emitScalarRegion(Region &region, llvm::ArrayRef<llvm::Value *> args) {
   }
   return out;
 }
-
-//===----------------------------------------------------------------------===//
-// --emit tile-gpu
-//===----------------------------------------------------------------------===//
-
-void tritium::codegen::annotateLayouts(Operation *module, const Lowering &L) {
-  module->walk([&](Operation *op) {
-    std::string text;
-    for (Value r : op->getResults()) {
-      auto it = L.chosen.find(r);
-      if (it == L.chosen.end())
-        continue;
-      text += (text.empty() ? "" : "; ") + it->second->str();
-    }
-    if (!text.empty())
-      op->setAttr("layout", StringAttr::get(op->getContext(), text));
-  });
-}

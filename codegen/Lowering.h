@@ -320,9 +320,11 @@ mlir::LogicalResult emitTensorMap(Lowering &L, mlir::tile::MakeTensorDescOp op);
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,
                                    llvm::ArrayRef<llvm::Value *> operands);
 
-/// Annotates every tensor-producing op of `module` with the layout the
-/// lowering chose (attribute `layout`), for --emit tile-gpu.
-void annotateLayouts(mlir::Operation *module, const Lowering &L);
+/// Writes the layouts the lowering chose into `module` as tgpu encodings on
+/// its tensor types, with explicit tgpu.convert_layout ops where the
+/// lowering moved a value between layouts (EncodeLayouts.cpp): the
+/// `tile-gpu` stage. Returns whether the result verifies.
+bool encodeLayouts(mlir::Operation *module, const Lowering &L);
 
 } // namespace tritium::codegen
 

@@ -12,7 +12,9 @@
 //      layouts + lowering   every tensor value gets a linear layout and the
 //                           kernel becomes LLVM IR for one thread
 //                           (Lowering.cpp and the *ToLLVM.cpp files);
-//                           the chosen layouts are the `tile-gpu` stage
+//                           the chosen layouts, written back as tgpu
+//                           encodings, are the `tile-gpu` stage
+//                           (EncodeLayouts.cpp)
 //   2. libdevice            linked when math functions are called
 //   3. LLVM O3              the standard pipeline with the NVPTX target
 //   4. NVPTX codegen        PTX text
@@ -203,17 +205,18 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
   {
-    // The layouts ride on the ops as `layout` attributes while printing;
-    // the module says its target.
+    // The layouts become the types' tgpu encodings; the module says its
+    // target. (The module is this compile's copy.)
     module->setAttr("tile.target",
                     mlir::StringAttr::get(module.getContext(),
                                           "cuda:" + std::to_string(options.computeCapability)));
-    annotateLayouts(module, lowering);
+    bool verified = encodeLayouts(module, lowering);
     std::string s;
     llvm::raw_string_ostream os(s);
-    module.print(os);
+    if (!verified)
+      os << "// (the layouts below do not verify as tgpu IR)\n";
+    module.print(os, mlir::OpPrintingFlags().assumeVerified());
     out.tileGpu = s;
-    module.walk([](mlir::Operation *op) { op->removeAttr("layout"); });
   }
   dump(kernel, "tile-gpu", out.tileGpu);
   if (last == CudaStage::TileGpu)

@@ -143,7 +143,11 @@ LogicalResult ReduceOp::verify() {
     Type expect = shape.empty()
                       ? elem
                       : Type(RankedTensorType::get(shape, elem));
-    if (r.getType() != expect)
+    // (At the GPU level the result carries its own layout.)
+    auto rt = dyn_cast<RankedTensorType>(r.getType());
+    if (rt && !shape.empty() ? rt.getShape() != ArrayRef<int64_t>(shape) ||
+                                   rt.getElementType() != elem
+                             : r.getType() != expect)
       return emitOpError("result type ")
              << r.getType() << " should be " << expect;
   }
@@ -162,7 +166,9 @@ LogicalResult ScanOp::verify() {
     return emitOpError("axis ") << getAxis() << " out of range for rank "
                                 << src.getRank();
   for (auto [s, r] : llvm::zip(getSrcs(), getResult()))
-    if (s.getType() != r.getType())
+    if (getElementTypeOrSelf(s.getType()) != getElementTypeOrSelf(r.getType()) ||
+        cast<RankedTensorType>(s.getType()).getShape() !=
+            cast<RankedTensorType>(r.getType()).getShape())
       return emitOpError("result type ")
              << r.getType() << " should be " << s.getType();
   return success();

@@ -173,7 +173,11 @@ LogicalResult SplitOp::verify() {
   if (src.getRank() > 1)
     expect = RankedTensorType::get(src.getShape().drop_back(),
                                    src.getElementType());
-  if (getOutLHS().getType() != expect)
+  auto out = dyn_cast<RankedTensorType>(getOutLHS().getType());
+  if (out && src.getRank() > 1
+          ? out.getShape() != src.getShape().drop_back() ||
+                out.getElementType() != src.getElementType()
+          : getOutLHS().getType() != expect)
     return emitOpError("results should be ")
            << expect << ", got " << getOutLHS().getType();
   return success();

@@ -1,10 +1,14 @@
 # Every example compiles for sm_80 and sm_90 through the GPU pipeline
 # (tile-gpu, LLVM IR, PTX); with ptxas present the PTX also assembles.
 
-# RUN: tritium compile %examples/vector_add.py --kernel add_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,1024" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-VADD-GPU
+# The tile-gpu stage is tgpu IR (it parses back): four contiguous fp32 per
+# thread, 32 lanes, 4 warps, repeated over the 1024 elements.
+# RUN: tritium compile %examples/vector_add.py --kernel add_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,1024" --target cuda:90 --emit tile-gpu | tile-opt | FileCheck %s --check-prefix=CHECK-VADD-GPU
+# CHECK-VADD-GPU: #[[BL:blocked]] = #tgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 # CHECK-VADD-GPU-LABEL: func.func @add_kernel
-# CHECK-VADD-GPU: tile.make_range {end = 1024 : i32, layout = "linear<[1024] reg={{\[\[}}1], [2], [512]] lane={{\[\[}}4], [8], [16], [32], [64]] warp={{\[\[}}128], [256]]>"
-# CHECK-VADD-GPU: tile.load {{.*}}layout = "linear<[1024] reg={{\[\[}}1], [2], [512]]
+# CHECK-VADD-GPU: tile.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #[[BL]]>
+# CHECK-VADD-GPU: tile.load {{.*}} : tensor<1024x!tile.ptr<f32>, #[[BL]]>
+# CHECK-VADD-GPU-NOT: tgpu.convert_layout
 
 # The axis analysis proves 16-byte alignment, so loads and stores are 128-bit.
 # RUN: tritium compile %examples/vector_add.py --kernel add_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,1024" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-VADD

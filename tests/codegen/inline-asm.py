@@ -68,7 +68,8 @@
 # ROWS-COUNT-2: mov.b32 %r{{[0-9]+}}, %r{{[0-9]+}}; mov.b32 %r{{[0-9]+}}, %r{{[0-9]+}}; mov.b32 %r{{[0-9]+}}, %r{{[0-9]+}}; mov.b32 %r{{[0-9]+}}, %r{{[0-9]+}};
 # ROWS-NOT: mov.b32 %r{{[0-9]+}}, %r{{[0-9]+}}; mov.b32
 # RUN: tritium compile %S/../gpu/check_inline_asm.py --kernel reverse_runs_kernel --signature "*fp32:16,*fp32:16,64,2" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=NARROW
-# NARROW: tile.elementwise_inline_asm {{.*}}layout = "linear<[64, 2] reg={{\[\[}}0,1], [1,0]] lane={{\[\[}}2,0], [4,0], [8,0], [16,0], [32,0]] warp={{\[\[}}0,0], [0,0]]>", packed_element = 4
+# NARROW: #[[L:linear[0-9]*]] = #tgpu.linear<{register = {{\[\[}}0, 1], [1, 0]], lane = {{\[\[}}2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], warp = {{\[\[}}0, 0], [0, 0]]}>
+# NARROW: tile.elementwise_inline_asm {{.*}}packed_element = 4 {{.*}} -> tensor<64x2xf32, #[[L]]>
 
 # pack 1: the element types themselves ("r" for i32, "h" for f16).
 # RUN: tritium compile %S/../gpu/check_inline_asm.py --kernel pack1_kernel --signature "*i32:16,*fp16:16,*i32:16,*fp16:16,128" --target cuda:80 --emit llir | FileCheck %s --check-prefix=PACK1

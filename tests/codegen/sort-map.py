@@ -8,8 +8,9 @@ import triton.language as tl
 
 # Integers ascending in registers: the network is signed min/max pairs.
 # RUN: tritium compile %s --kernel sort_rows --signature "*i32,*i32,4,16,False" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-SORTI-GPU
+# CHECK-SORTI-GPU: #[[L:linear[0-9]*]] = #tgpu.linear<{register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8]],
 # CHECK-SORTI-GPU-LABEL: func.func @sort_rows
-# CHECK-SORTI-GPU: tile.sort {{.*}}layout = "linear<[4, 16] reg={{\[\[}}0,1], [0,2], [0,4], [0,8]]
+# CHECK-SORTI-GPU: tile.sort {{.*}} : tensor<4x16xi32, #[[L]]>
 # RUN: tritium compile %s --kernel sort_rows --signature "*i32,*i32,4,16,False" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-SORTI
 # CHECK-SORTI-LABEL: .entry sort_rows(
 # CHECK-SORTI-DAG: min.s32
@@ -49,9 +50,10 @@ import triton.language as tl
 
 # pack = 2: each pair of consecutive elements in one thread's registers.
 # RUN: tritium compile %s --kernel mapped_pairs --signature "*fp32,*fp32,128" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-PACK
+# CHECK-PACK: #[[L:linear[0-9]*]] = #tgpu.linear<{register = {{\[\[}}1]], lane = {{\[\[}}2], [4], [8], [16], [32]],
 # CHECK-PACK-LABEL: func.func @mapped_pairs
 # CHECK-PACK: tile.map_elementwise
-# CHECK-PACK: layout = "linear<[128] reg={{\[\[}}1]] lane={{\[\[}}2], [4], [8], [16], [32]]
+# CHECK-PACK: -> tensor<128xf32, #[[L]]>
 
 # Every case assembles (f64 and a 1024-long axis included).
 # REQUIRES: ptxas
