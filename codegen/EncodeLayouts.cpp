@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
 using namespace tritium::codegen;
@@ -93,6 +94,7 @@ void convertLike(OpOperand &use, Type like) {
 
 bool tritium::codegen::encodeLayouts(Operation *module, const Lowering &L) {
   MLIRContext *ctx = module->getContext();
+  llvm::DenseMap<std::pair<const LinearLayout *, Type>, Attribute> named;
   auto encode = [&](Value v) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     if (!t)
@@ -104,7 +106,11 @@ bool tritium::codegen::encodeLayouts(Operation *module, const Lowering &L) {
       return;
     }
     if (auto it = L.chosen.find(v); it != L.chosen.end()) {
-      RankedTensorType nt = tgpu::withEncoding(t, encodingFor(ctx, *it->second, t, L));
+      // Values share layouts: name each (layout, type) once.
+      Attribute &enc = named[{it->second.get(), t}];
+      if (!enc)
+        enc = encodingFor(ctx, *it->second, t, L);
+      RankedTensorType nt = tgpu::withEncoding(t, enc);
       v.setType(nt);
       // A constant's value carries its type too.
       if (auto c = v.getDefiningOp<arith::ConstantOp>())

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -73,8 +74,6 @@ void printArray(AsmPrinter &p, ArrayRef<unsigned> a) {
   p << "]";
 }
 
-bool isPow2(unsigned v) { return v && !(v & (v - 1)); }
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -122,7 +121,8 @@ LogicalResult BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emi
     seen[d] = true;
   }
   for (size_t i = 0; i < rank; ++i)
-    if (!isPow2(spt[i]) || !isPow2(tpw[i]) || !isPow2(wpc[i]))
+    if (!llvm::isPowerOf2_32(spt[i]) || !llvm::isPowerOf2_32(tpw[i]) ||
+        !llvm::isPowerOf2_32(wpc[i]))
       return emitError() << "blocked: every size must be a power of two (dimension " << i
                          << ")";
   return success();
@@ -172,7 +172,7 @@ LogicalResult MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitErr
                                       unsigned version, ArrayRef<unsigned> wpc) {
   if (version != 2 && version != 3)
     return emitError() << "mma: version must be 2 (mma.sync) or 3 (wgmma), got " << version;
-  if (wpc.size() != 2 || !isPow2(wpc[0]) || !isPow2(wpc[1]))
+  if (wpc.size() != 2 || !llvm::isPowerOf2_32(wpc[0]) || !llvm::isPowerOf2_32(wpc[1]))
     return emitError() << "mma: warpsPerCTA must be two powers of two";
   if (version == 3 && wpc[0] % 4)
     return emitError() << "mma: wgmma needs whole warpgroups along M (warpsPerCTA[0] a "

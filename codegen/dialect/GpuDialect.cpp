@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -67,8 +68,6 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-bool isPow2(int64_t v) { return v > 0 && !(v & (v - 1)); }
-
 std::vector<unsigned> vec(ArrayRef<unsigned> a) { return std::vector<unsigned>(a.begin(), a.end()); }
 
 std::optional<std::vector<Coord>> basesOf(ArrayAttr a, size_t rank,
@@ -85,7 +84,7 @@ std::optional<std::vector<Coord>> basesOf(ArrayAttr a, size_t rank,
       return std::nullopt;
     }
     for (size_t d = 0; d < rank; ++d)
-      if (c[d] < 0 || c[d] >= shape[d] || (c[d] && !isPow2(c[d]))) {
+      if (c[d] < 0 || c[d] >= shape[d] || (c[d] && !llvm::isPowerOf2_64(uint64_t(c[d])))) {
         if (why)
           *why = "basis entry " + std::to_string(c[d]) + " is not a power of two below " +
                  std::to_string(shape[d]);
@@ -122,7 +121,7 @@ std::optional<LinearLayout> mlir::tgpu::toLinearLayout(Attribute enc, ArrayRef<i
   };
   std::vector<int64_t> s(shape.begin(), shape.end());
   for (int64_t d : s)
-    if (!isPow2(d))
+    if (d <= 0 || !llvm::isPowerOf2_64(uint64_t(d)))
       return fail("the shape is not made of powers of two");
   size_t rank = s.size();
   if (!enc)
@@ -218,13 +217,6 @@ std::optional<LinearLayout> mlir::tgpu::toLinearLayout(Attribute enc, ArrayRef<i
   if (isa<SharedEncodingAttr>(enc))
     return fail("the tile is in shared memory, not in registers");
   return fail("not a tgpu layout");
-}
-
-std::optional<LinearLayout> mlir::tgpu::toLinearLayout(Type type, unsigned lanes) {
-  auto t = dyn_cast<RankedTensorType>(type);
-  if (!t || !t.getEncoding())
-    return std::nullopt;
-  return toLinearLayout(t.getEncoding(), t.getShape(), lanes);
 }
 
 std::optional<SharedLayout> mlir::tgpu::toSharedLayout(Type type) {

@@ -36,9 +36,6 @@ namespace mlir::tgpu {
 std::optional<tritium::codegen::LinearLayout>
 toLinearLayout(Attribute encoding, ArrayRef<int64_t> shape, unsigned lanesPerWarp = 32,
                std::string *why = nullptr);
-/// The same for a tensor type (its encoding and shape).
-std::optional<tritium::codegen::LinearLayout> toLinearLayout(Type tensorType,
-                                                             unsigned lanesPerWarp = 32);
 /// How a tile of `type` with a `#tgpu.shared` encoding sits in shared
 /// memory (rows: the leading dimensions; transposed: [cols, rows]).
 std::optional<tritium::codegen::SharedLayout> toSharedLayout(Type tensorType);
