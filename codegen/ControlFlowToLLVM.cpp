@@ -68,32 +68,22 @@ struct Carried {
   }
 };
 
+/// The layouts the layout assignment gave `vs` (null for scalars).
 std::vector<LayoutRef> layoutsOf(Lowering &L, ValueRange vs) {
   std::vector<LayoutRef> out;
   for (Value v : vs)
-    out.push_back(L.get(v).layout);
+    out.push_back(isa<RankedTensorType>(v.getType()) ? L.assigned(v.getType()) : nullptr);
   return out;
 }
 } // namespace
 
-LogicalResult Lowering::emitFor(Operation *o,
-                                const std::vector<LayoutRef> *carriedLayouts) {
+LogicalResult Lowering::emitFor(Operation *o) {
   auto op = cast<scf::ForOp>(o);
-  // Marks to roll back to when the loop is emitted again.
-  llvm::BasicBlock *startBlock = b.GetInsertBlock();
-  llvm::Instruction *mark = startBlock->empty() ? nullptr : &startBlock->back();
-  size_t numBlocks = fn->size();
-  unsigned sharedBefore = sharedBytes;
-  bool buffersLiveBefore = buffersLive;
   llvm::Value *lb = scalar(op.getLowerBound());
   llvm::Value *ub = scalar(op.getUpperBound());
   llvm::Value *step = scalar(op.getStep());
   Carried carried;
-  carried.layouts = carriedLayouts ? *carriedLayouts : layoutsOf(*this, op.getInitArgs());
-  if (!carriedLayouts) // pointer tiles in the layout their copies read in
-    for (auto [k, arg] : llvm::enumerate(op.getRegionIterArgs()))
-      if (LayoutRef want = carriedPointerLayout(arg))
-        carried.layouts[k] = want;
+  carried.layouts = layoutsOf(*this, op.getRegionIterArgs());
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
 
@@ -119,30 +109,6 @@ LogicalResult Lowering::emitFor(Operation *o,
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
-  if (!carriedLayouts) {
-    std::vector<LayoutRef> want = layoutsOf(*this, yield.getOperands());
-    bool differ = false;
-    for (auto [have, w] : llvm::zip(carried.layouts, want))
-      differ |= have && w && *have != *w;
-    if (differ) {
-      // Drop what this loop emitted and carry the body's layouts instead.
-      std::vector<llvm::BasicBlock *> dead;
-      size_t k = 0;
-      for (llvm::BasicBlock &bb : *fn)
-        if (k++ >= numBlocks)
-          dead.push_back(&bb);
-      for (llvm::BasicBlock *bb : dead)
-        bb->dropAllReferences();
-      for (llvm::BasicBlock *bb : dead)
-        bb->eraseFromParent();
-      while (!startBlock->empty() && &startBlock->back() != mark)
-        startBlock->back().eraseFromParent();
-      b.SetInsertPoint(startBlock);
-      sharedBytes = sharedBefore;
-      buffersLive = buffersLiveBefore;
-      return emitFor(o, &want);
-    }
-  }
   std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
   llvm::Value *ivNext = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
@@ -189,7 +155,7 @@ LogicalResult Lowering::emitIf(Operation *o) {
   std::vector<llvm::Value *> thenRegs, elseRegs;
   if (op.getNumResults()) {
     auto y = op.thenYield();
-    layouts = layoutsOf(*this, y.getOperands());
+    layouts = layoutsOf(*this, op.getResults());
     std::vector<Value> vs(y.getOperands().begin(), y.getOperands().end());
     thenRegs = flatten(vs, layouts);
   }
@@ -226,7 +192,7 @@ LogicalResult Lowering::emitIf(Operation *o) {
 LogicalResult Lowering::emitWhile(Operation *o) {
   auto op = cast<scf::WhileOp>(o);
   Carried carried;
-  carried.layouts = layoutsOf(*this, op.getInits());
+  carried.layouts = layoutsOf(*this, op.getBeforeArguments());
   std::vector<Value> inits(op.getInits().begin(), op.getInits().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
 

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
+#include "codegen/dialect/GpuDialect.h"
 
 #include "ir/TileDialect.h"
 
@@ -215,7 +216,7 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool bf16 = aT.getElementType().isBF16();
-  auto [wm, wn] = mmaWarpsFor(op, M, N, L.numWarps);
+  auto [wm, wn] = assignedMmaWarps(op, L.numWarps, parseCudaTarget(L.target.name()));
   LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
   llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
   // A ([M, K]) and B ([K, N]) are staged row-major with 8 elements of
@@ -372,7 +373,7 @@ LogicalResult dotMmaTf32(Lowering &L, tile::DotOp op) {
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool x3 = op.getInputPrecision() == tile::InputPrecision::TF32x3;
-  auto [wm, wn] = mmaWarps(M, N, L.numWarps);
+  auto [wm, wn] = assignedMmaWarps(op, L.numWarps, parseCudaTarget(L.target.name()));
   LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
   auto *f32 = b.getFloatTy();
   auto *i32 = b.getInt32Ty();
@@ -461,7 +462,7 @@ LogicalResult dotMma8Bit(Lowering &L, tile::DotOp op) {
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  auto [wm, wn] = mmaWarps(M, N, L.numWarps);
+  auto [wm, wn] = assignedMmaWarps(op, L.numWarps, parseCudaTarget(L.target.name()));
   LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
   auto *i8 = b.getInt8Ty();
   auto *i32 = b.getInt32Ty();
@@ -662,6 +663,29 @@ LogicalResult dot(Lowering &L, Operation *o) {
 }
 
 } // namespace
+
+std::pair<unsigned, unsigned> tritium::codegen::dotMmaWarps(tile::DotOp op, unsigned numWarps,
+                                                           unsigned computeCapability) {
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  int64_t M = cT.getShape()[0], N = cT.getShape()[1];
+  if (dotUsesWgmma(op, computeCapability, numWarps)) {
+    auto [wgM, wgN] = wgmmaWarpgroups(M, N, numWarps);
+    return {4 * wgM, wgN};
+  }
+  Type et = cast<RankedTensorType>(op.getA().getType()).getElementType();
+  if (et.isF32() || mma8BitType(et))
+    return mmaWarps(M, N, numWarps);
+  return mmaWarpsFor(op, M, N, numWarps);
+}
+
+std::pair<unsigned, unsigned>
+tritium::codegen::assignedMmaWarps(tile::DotOp op, unsigned numWarps, unsigned computeCapability) {
+  if (auto mma = dyn_cast_or_null<tgpu::MmaEncodingAttr>(op.getType().getEncoding())) {
+    auto w = mma.getWarpsPerCTA();
+    return {w[0], w[1]};
+  }
+  return dotMmaWarps(op, numWarps, computeCapability);
+}
 
 bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
                                   unsigned numWarps) {

@@ -306,69 +306,6 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
 
 namespace {
 
-/// The layout an elementwise op's tensor result takes: the one its tensor
-/// operands share, or the default for its type.
-/// Splats, constants and ranges cost nothing to recompute in any layout.
-bool isCheap(Value v) {
-  Operation *d = v.getDefiningOp();
-  return d && (isa<mlir::tile::SplatOp, mlir::tile::MakeRangeOp>(d) ||
-               (isa<arith::ConstantOp>(d) &&
-                isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
-}
-
-/// Distinct elements behind a tensor: a broadcast (after expand_dims) holds
-/// only its source's.
-int64_t distinctElements(Value v) {
-  Operation *d = v.getDefiningOp();
-  while (d && isa<mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp>(d)) {
-    v = d->getOperand(0);
-    d = v.getDefiningOp();
-  }
-  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-    return t.getNumElements();
-  return 1;
-}
-
-LayoutRef chooseLayout(Lowering &L, Operation *op, Type resultType) {
-  // The layout of the operands that are expensive to move (loads, products,
-  // loop-carried values) wins; cheap operands follow it. A full tile beats
-  // broadcasts (a row or column moves more cheaply than a tile), and on
-  // ties a value computed here beats a loop-carried one (whose layout
-  // follows what the loop body yields). Broadcasts alone in different
-  // layouts meet in the default one.
-  int64_t numel = cast<RankedTensorType>(resultType).getNumElements();
-  LayoutRef full, common, cheap;
-  bool fullCarried = false, mixed = false;
-  for (Value v : op->getOperands()) {
-    if (!isa<RankedTensorType>(v.getType()))
-      continue;
-    LayoutRef l = L.get(v).layout;
-    if (isCheap(v)) {
-      if (!cheap)
-        cheap = l;
-      continue;
-    }
-    if (distinctElements(v) == numel) {
-      bool carried = isa<BlockArgument>(v);
-      if (!full || (fullCarried && !carried)) {
-        full = l;
-        fullCarried = carried;
-      }
-    }
-    if (!common)
-      common = l;
-    else if (*common != *l)
-      mixed = true;
-  }
-  if (full)
-    return full;
-  if (mixed)
-    return L.defaultLayout(resultType);
-  if (common)
-    return common;
-  return cheap ? cheap : L.defaultLayout(resultType);
-}
-
 LogicalResult lowerElementwise(Lowering &L, Operation *op) {
   Type rt = op->getResult(0).getType();
   if (!isa<RankedTensorType>(rt)) {
@@ -381,7 +318,7 @@ LogicalResult lowerElementwise(Lowering &L, Operation *op) {
     L.set(op->getResult(0), Lowered{nullptr, {r}});
     return success();
   }
-  LayoutRef layout = chooseLayout(L, op, rt);
+  LayoutRef layout = L.assigned(rt);
   std::vector<std::vector<llvm::Value *>> ins;
   for (Value v : op->getOperands())
     ins.push_back(isa<RankedTensorType>(v.getType())
@@ -416,7 +353,7 @@ LogicalResult lowerConstant(Lowering &L, Operation *op) {
     return nullptr;
   };
   if (auto rt = dyn_cast<RankedTensorType>(t)) {
-    LayoutRef layout = L.defaultLayout(rt);
+    LayoutRef layout = L.assigned(rt);
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
     if (!dense)
       return L.fail(op, "unsupported constant");
@@ -537,7 +474,8 @@ LogicalResult lowerInlineAsm(Lowering &L, Operation *o) {
       return L.fail(o, "inline_asm_elementwise: pack = " + llvm::Twine(pack) +
                            " must be a power of two that divides the " +
                            llvm::Twine(numel) + " elements of the tensor");
-    layout = chooseLayout(L, o, tensorTy);
+    Type resultTy = o->getNumResults() ? o->getResult(0).getType() : Type(tensorTy);
+    layout = L.assigned(isa<RankedTensorType>(resultTy) ? resultTy : Type(tensorTy));
     auto found = layout->packedRuns(pack);
     if (!found) {
       layout = L.defaultLayout(tensorTy);
@@ -658,9 +596,8 @@ LogicalResult lowerInlineAsm(Lowering &L, Operation *o) {
 
 } // namespace
 
-void tritium::codegen::populateElementwiseHandlers(HandlerTable &t) {
-  for (const char *n :
-       {"arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
+namespace {
+const char *const kElementwiseOps[] = {"arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui",
         "arith.remsi", "arith.remui", "arith.andi", "arith.ori", "arith.xori",
         "arith.shli", "arith.shrsi", "arith.shrui", "arith.maxsi", "arith.minsi",
         "arith.maxui", "arith.minui", "arith.ceildivsi", "arith.floordivsi",
@@ -680,7 +617,18 @@ void tritium::codegen::populateElementwiseHandlers(HandlerTable &t) {
         "math.expm1", "math.powf", "math.cbrt", "tile.precise_sqrt",
         "tile.precise_divf", "tile.clampf", "tile.mulhiui", "tile.bitcast",
         "tile.int_to_ptr", "tile.ptr_to_int", "tile.addptr", "tile.fp_to_fp",
-        "tile.extern_elementwise"})
+        "tile.extern_elementwise"};
+} // namespace
+
+bool tritium::codegen::isElementwiseOpName(llvm::StringRef name) {
+  for (const char *n : kElementwiseOps)
+    if (name == n)
+      return true;
+  return false;
+}
+
+void tritium::codegen::populateElementwiseHandlers(HandlerTable &t) {
+  for (const char *n : kElementwiseOps)
     t[n] = lowerElementwise;
   t["arith.constant"] = lowerConstant;
   t["tile.elementwise_inline_asm"] = lowerInlineAsm;

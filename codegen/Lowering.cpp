@@ -17,6 +17,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace tritium::codegen;
@@ -104,6 +107,21 @@ LayoutRef Lowering::defaultLayout(Type t) {
       numWarps, layoutBits, target.warpSize()));
 }
 
+LayoutRef Lowering::assigned(Type t) {
+  auto rt = cast<RankedTensorType>(t);
+  Attribute enc = rt.getEncoding();
+  if (!enc)
+    return defaultLayout(rt);
+  if (isa<tgpu::SharedEncodingAttr>(enc))
+    return nullptr;
+  LayoutRef &l = assigned_[rt];
+  if (!l) {
+    auto m = tgpu::toLinearLayout(enc, rt.getShape(), target.warpSize());
+    l = m ? share(std::move(*m)) : defaultLayout(rt);
+  }
+  return l;
+}
+
 //===----------------------------------------------------------------------===//
 // Values
 //===----------------------------------------------------------------------===//
@@ -117,8 +135,31 @@ Lowered &Lowering::get(Value v) {
 llvm::Value *Lowering::scalar(Value v) { return get(v).regs.front(); }
 
 void Lowering::set(Value v, Lowered l) {
-  if (l.layout)
-    chosen[v] = l.layout;
+  // The layout assignment decided where `v` lives; a handler that made it
+  // elsewhere has it moved there.
+  if (l.layout && !l.regs.empty() && isa<RankedTensorType>(v.getType())) {
+    LayoutRef want = assigned(v.getType());
+    if (want && *want != *l.layout) {
+      ++layoutMismatches;
+      static const bool report = std::getenv("TRITIUM_CHECK_LAYOUTS") != nullptr;
+      if (report) {
+        llvm::errs() << "layout mismatch at ";
+        v.getLoc().print(llvm::errs());
+        llvm::errs() << ": " << (v.getDefiningOp() ? v.getDefiningOp()->getName().getStringRef()
+                                                   : llvm::StringRef("block argument"))
+                     << "\n  made:     " << l.layout->str() << "\n  assigned: " << want->str()
+                     << "\n";
+      }
+      if (auto map = LinearLayout::threadLocalMap(*l.layout, *want)) {
+        std::vector<llvm::Value *> regs;
+        for (unsigned r : *map)
+          regs.push_back(l.regs[r]);
+        l = Lowered{want, regs};
+      } else {
+        l = Lowered{want, convertRegs(l, llvmType(v.getType()), *want)};
+      }
+    }
+  }
   values_[v] = std::move(l);
 }
 
@@ -446,6 +487,12 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
     return tryRematerialize(x, want, depth + 1);
   };
   llvm::StringRef name = op->getName().getStringRef();
+  // A conversion the layout assignment placed: its source is recomputed
+  // in `to` instead.
+  if (auto cv = dyn_cast<tgpu::ConvertLayoutOp>(op))
+    return operandIn(cv.getSrc(), to);
+  if (isa<mlir::tile::HintOp>(op)) // a fact about the values, no code
+    return operandIn(op->getOperand(0), to);
   if (auto mr = dyn_cast<mlir::tile::MakeRangeOp>(op)) {
     std::vector<llvm::Value *> out;
     for (unsigned r = 0; r < to.numRegs(); ++r)

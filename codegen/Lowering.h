@@ -19,6 +19,7 @@
 #include "codegen/TargetInfo.h"
 #include "codegen/layouts/LinearLayout.h"
 #include "codegen/layouts/SharedLayout.h"
+#include "codegen/transforms/Passes.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -130,8 +131,12 @@ public:
                                             unsigned byteOffset = 0,
                                             unsigned firstReg = 0,
                                             unsigned numRegs = ~0u);
-  /// The layout a fresh tensor of type `t` gets.
+  /// The default layout of a tensor of type `t` (whatever its encoding).
   LayoutRef defaultLayout(mlir::Type tensorType);
+  /// The layout a tensor of type `t` is assigned by its tgpu encoding
+  /// (codegen/transforms/AssignLayouts.cpp); the default layout when it has
+  /// none; null for a tile held in shared memory.
+  LayoutRef assigned(mlir::Type tensorType);
   LayoutRef share(LinearLayout l) {
     return std::make_shared<const LinearLayout>(std::move(l));
   }
@@ -188,10 +193,6 @@ public:
   /// slot holding the tile transposed the one with the first dimension
   /// fastest.
   LayoutRef asyncCopyLayout(mlir::tgpu::AsyncCopyOp copy);
-  /// The layout a loop should carry `arg` (a pointer tile) in: that of the
-  /// asynchronous copy reading it (directly or advanced by tile.addptr), or
-  /// null.
-  LayoutRef carriedPointerLayout(mlir::Value arg);
   unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
   /// The buffers are live from the first copy into them to the last op of
   /// the kernel's body that uses them; meanwhile the staging area sits
@@ -256,23 +257,22 @@ public:
   /// the next iteration; their loop waits for them after its last one.
   llvm::DenseSet<mlir::Value> asyncAccumulators;
 
-  /// The layout chosen for each tensor result, recorded for --emit tile-gpu.
-  llvm::DenseMap<mlir::Value, LayoutRef> chosen;
+  /// Set when TRITIUM_CHECK_LAYOUTS is: a handler produced a value in
+  /// another layout than its type's encoding (each is reported on stderr
+  /// and the value converted).
+  unsigned layoutMismatches = 0;
 
 private:
   llvm::DenseMap<mlir::Value, Lowered> values_;
+  llvm::DenseMap<mlir::Type, LayoutRef> assigned_;
   HandlerTable handlers_;
   llvm::Value *tid_ = nullptr, *lane_ = nullptr, *warp_ = nullptr;
   llvm::GlobalVariable *smem_ = nullptr;
   llvm::Function *barrierFn_ = nullptr; ///< what a barrier calls
   std::vector<llvm::Value *> scalarArgs_;
 
-  /// `carriedLayouts`: the layouts of the loop-carried values; by default
-  /// the inits' layouts, and when the body yields other layouts the loop is
-  /// emitted again with those (one conversion before the loop instead of
-  /// one per iteration).
-  mlir::LogicalResult emitFor(mlir::Operation *op,
-                              const std::vector<LayoutRef> *carriedLayouts = nullptr);
+  /// Loop-carried values take the layouts of the loop's block arguments.
+  mlir::LogicalResult emitFor(mlir::Operation *op);
   mlir::LogicalResult emitIf(mlir::Operation *op);
   mlir::LogicalResult emitOpOnly(mlir::Operation *op);
   /// The last op of the kernel's body using the shared buffers.
@@ -301,6 +301,16 @@ bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWa
 /// compute capability and warp count (nvidia/WgmmaToLLVM.cpp); such a
 /// product also satisfies dotUsesMma.
 bool dotUsesWgmma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
+/// Warps over (M, N) of a tensor-core product's accumulator: (wm, wn) of
+/// mma.sync, (4 * warpgroups along M, warpgroups along N) of wgmma.
+std::pair<unsigned, unsigned> dotMmaWarps(mlir::tile::DotOp dot, unsigned numWarps,
+                                          unsigned computeCapability);
+/// Warpgroups over (M, N) of a wgmma product (nvidia/WgmmaToLLVM.cpp).
+std::pair<unsigned, unsigned> wgmmaWarpgroups(int64_t M, int64_t N, unsigned numWarps);
+/// The warps of a product whose result type carries a #tgpu.mma encoding
+/// (the layout assignment's choice), else dotMmaWarps.
+std::pair<unsigned, unsigned> assignedMmaWarps(mlir::tile::DotOp dot, unsigned numWarps,
+                                               unsigned computeCapability);
 /// Lowers a tile.dot for which dotUsesWgmma holds.
 mlir::LogicalResult emitWgmmaDot(Lowering &L, mlir::tile::DotOp dot);
 /// wgmma.wait_group `pending` with `regs` (accumulator registers) passed
@@ -312,6 +322,24 @@ std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,
 /// transposed (one tile.trans) as operand B.
 bool tensorCoresReadInPlace(mlir::Value v, unsigned computeCapability, unsigned numWarps);
 
+/// Whether the slots `copy` fills hold its tile transposed (a tile
+/// contiguous along its rows in global memory; 8-bit wgmma operands as the
+/// product reads them) (SharedBuffers.cpp).
+bool copyStoresTransposed(mlir::tgpu::AsyncCopyOp copy, unsigned computeCapability,
+                          unsigned numWarps, const VectorWidthFn &vectorWidth);
+
+/// The ops lowered one register at a time (ElementwiseToLLVM.cpp).
+bool isElementwiseOpName(llvm::StringRef name);
+
+/// The layout tile.sort works in for a source in `src` (`def`: the default
+/// layout of its type), and whether it sorts across lanes and warps (true)
+/// or within each thread's registers (SortToLLVM.cpp); none when no layout
+/// keeps the axis in registers.
+std::optional<std::pair<LinearLayout, bool>> sortLayout(const LinearLayout &src,
+                                                        const LinearLayout &def,
+                                                        unsigned axis, unsigned numWarps,
+                                                        unsigned lanes);
+
 /// Makes the tensor map of `op` (a descriptor in tensorMapIndex) in global
 /// scratch memory (nvidia/TmaToLLVM.cpp).
 mlir::LogicalResult emitTensorMap(Lowering &L, mlir::tile::MakeTensorDescOp op);
@@ -320,11 +348,6 @@ mlir::LogicalResult emitTensorMap(Lowering &L, mlir::tile::MakeTensorDescOp op);
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,
                                    llvm::ArrayRef<llvm::Value *> operands);
 
-/// Writes the layouts the lowering chose into `module` as tgpu encodings on
-/// its tensor types, with explicit tgpu.convert_layout ops where the
-/// lowering moved a value between layouts (EncodeLayouts.cpp): the
-/// `tile-gpu` stage. Returns whether the result verifies.
-bool encodeLayouts(mlir::Operation *module, const Lowering &L);
 
 } // namespace tritium::codegen
 

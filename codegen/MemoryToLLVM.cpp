@@ -163,14 +163,10 @@ std::vector<llvm::Value *> regsIn(Lowering &L, Value v, const LayoutRef &layout)
   return L.convert(v, *layout);
 }
 
-/// How a global access of `ptr` (tensor) runs: its layout, the dimension
-/// its vectors run along, and the pointers, mask and other value in that
-/// layout. When memory is contiguous along another dimension than the
-/// last (a column-major tile: `base + rows + cols * stride`), the access
-/// takes a layout with that dimension fastest, so each thread moves up to
-/// 16 bytes at once, as long as the pointers, mask and other value can be
-/// recomputed in it without shared memory; the loaded value then keeps
-/// that layout and its users convert it.
+/// How a global access of `ptr` (tensor) runs: its pointers' layout (the
+/// layout assignment gives a column-major tile, `base + rows + cols *
+/// stride`, one with the first dimension fastest), the dimension its
+/// vectors run along, and the pointers, mask and other value in it.
 struct Access {
   LayoutRef layout;
   unsigned dim = 0;
@@ -181,50 +177,20 @@ Access accessOf(Lowering &L, Value ptr, Value mask, Value other, llvm::Type *vt)
   Access a;
   a.layout = L.get(ptr).layout;
   a.ptrs = L.get(ptr).regs;
-  if (!a.layout) {
-    a.mask = regsIn(L, mask, a.layout);
-    a.other = regsIn(L, other, a.layout);
-    return a;
-  }
-  unsigned rank = a.layout->rank();
-  a.dim = rank - 1;
-  unsigned bits = elemBitsOf(vt);
-  unsigned here = vectorWidth(L, *a.layout, ptr, mask, vt, a.dim);
-  unsigned best = here, bestDim = a.dim;
-  if (L.vectorWidthHint && rank >= 2 && here < 128u / bits)
-    for (unsigned d = 0; d + 1 < rank; ++d) {
-      unsigned w = std::min(L.vectorWidthHint(ptr, mask, d), 128u / bits);
-      if (w > best && L.vectorWidthHint(ptr, mask, rank - 1) <= 1)
-        best = w, bestDim = d;
-    }
-  if (bestDim != a.dim) {
-    auto shape = a.layout->shape();
-    LayoutRef t = L.share(LinearLayout::defaultFor(
-        std::vector<int64_t>(shape.begin(), shape.end()), L.numWarps, bits,
-        L.target.warpSize(), bestDim));
-    auto p = L.rematerialize(ptr, *t);
-    FailureOr<std::vector<llvm::Value *>> m = std::vector<llvm::Value *>{},
-                                          o = std::vector<llvm::Value *>{};
-    if (succeeded(p) && mask && isa<RankedTensorType>(mask.getType()))
-      m = L.rematerialize(mask, *t);
-    else if (mask)
-      m = regsIn(L, mask, t);
-    if (succeeded(p) && succeeded(m) && other && isa<RankedTensorType>(other.getType()))
-      o = L.rematerialize(other, *t);
-    else if (other)
-      o = regsIn(L, other, t);
-    if (succeeded(p) && succeeded(m) && succeeded(o) &&
-        vectorWidth(L, *t, ptr, mask, vt, bestDim) > here) {
-      a.layout = t;
-      a.dim = bestDim;
-      a.ptrs = *p;
-      a.mask = *m;
-      a.other = *o;
-      return a;
-    }
-  }
   a.mask = regsIn(L, mask, a.layout);
   a.other = regsIn(L, other, a.layout);
+  if (!a.layout)
+    return a;
+  // Vectors run along the dimension that gives the widest ones (the last
+  // on ties).
+  unsigned rank = a.layout->rank();
+  a.dim = rank - 1;
+  unsigned best = vectorWidth(L, *a.layout, ptr, mask, vt, a.dim);
+  for (unsigned d = 0; d + 1 < rank; ++d) {
+    unsigned w = vectorWidth(L, *a.layout, ptr, mask, vt, d);
+    if (w > best)
+      best = w, a.dim = d;
+  }
   return a;
 }
 
@@ -615,8 +581,9 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
                          std::to_string(op.getBuffer()));
   const Lowering::SharedBuffer &buf = it->second;
   llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
-  bool inPlace =
-      tensorCoresReadInPlace(op.getResult(), parseCudaTarget(L.target.name()), L.numWarps);
+  // The layout assignment leaves tiles that products read in place in
+  // shared memory.
+  bool inPlace = isa_and_nonnull<tgpu::SharedEncodingAttr>(op.getType().getEncoding());
   LayoutRef layout = L.defaultLayout(op.getType());
   if (inPlace) {
     L.sharedTiles[op.getResult()] = {base, buf.layout, buf.transposed};

@@ -9,12 +9,16 @@
 //      other loads issued one iteration early (Pipeliner.cpp)
 //   1. axis analysis        contiguity/divisibility/constancy (ir/analysis)
 //                           bound the vector width of each global access
-//      layouts + lowering   every tensor value gets a linear layout and the
-//                           kernel becomes LLVM IR for one thread
-//                           (Lowering.cpp and the *ToLLVM.cpp files);
-//                           the chosen layouts, written back as tgpu
-//                           encodings, are the `tile-gpu` stage
-//                           (EncodeLayouts.cpp)
+//      layout assignment    every tensor value gets a linear layout as its
+//                           type's tgpu encoding, moves between layouts
+//                           become tgpu.convert_layout
+//                           (transforms/AssignLayouts.cpp)
+//      conversion removal   sources that are cheap to compute anywhere are
+//                           recomputed in the layout wanted
+//                           (transforms/RemoveConversions.cpp): the
+//                           `tile-gpu` stage
+//      lowering             the kernel becomes LLVM IR for one thread
+//                           (Lowering.cpp and the *ToLLVM.cpp files)
 //   2. libdevice            linked when math functions are called
 //   3. LLVM O3              the standard pipeline with the NVPTX target
 //   4. NVPTX codegen        PTX text
@@ -27,18 +31,21 @@
 #include "codegen/Lowering.h"
 #include "codegen/dialect/GpuDialect.h"
 #include "codegen/nvidia/Nvidia.h"
+#include "codegen/transforms/Passes.h"
 #include "ir/analysis/AxisInfo.h"
 #include "ir/transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <memory>
 
 using namespace tritium::codegen;
 
@@ -170,29 +177,40 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   Lowering lowering(llmod, *target, numWarps);
   lowering.maxRegisters = options.maxRegisters;
   // Vector widths of global accesses come from the axis analysis.
-  mlir::tile::ModuleAxisInfo axis(module);
-  lowering.vectorWidthHint = [&axis](mlir::Value ptr, mlir::Value mask,
-                                     unsigned dim) {
-    return axis.getVectorWidth(ptr, mask, dim);
+  auto axis = std::make_unique<mlir::tile::ModuleAxisInfo>(module);
+  VectorWidthFn vectorWidth = [&axis](mlir::Value ptr, mlir::Value mask, unsigned dim) {
+    return axis->getVectorWidth(ptr, mask, dim);
   };
-  // The default layouts are made for the narrowest global access that can
-  // move 16 bytes per thread (8 fp16 or 16 int8 values rather than 4), so
-  // the loads and stores of 8- and 16-bit tiles are full-width vectors.
-  func.walk([&](mlir::Operation *op) {
-    mlir::Value ptr, mask;
-    if (auto l = mlir::dyn_cast<mlir::tile::LoadOp>(op))
-      ptr = l.getPtr(), mask = l.getMask();
-    else if (auto s = mlir::dyn_cast<mlir::tile::StoreOp>(op))
-      ptr = s.getPtr(), mask = s.getMask();
-    else if (auto c = mlir::dyn_cast<mlir::tgpu::AsyncCopyOp>(op))
-      ptr = c.getPtr(), mask = c.getMask();
-    auto rt = ptr ? mlir::dyn_cast<mlir::RankedTensorType>(ptr.getType()) : nullptr;
-    if (!rt)
-      return;
-    unsigned w = axis.getVectorWidth(ptr, mask, rt.getRank() - 1);
-    if (w > 4)
-      lowering.layoutBits = std::min(lowering.layoutBits, 128 / w);
-  });
+  lowering.layoutBits = defaultLayoutBits(func, vectorWidth);
+  {
+    // Layout assignment: the tile-gpu stage. (The module is this compile's
+    // copy; it says its target.)
+    LayoutOptions lo;
+    lo.numWarps = numWarps;
+    lo.computeCapability = options.computeCapability;
+    lo.warpSize = target->warpSize();
+    lo.layoutBits = lowering.layoutBits;
+    lo.vectorWidth = vectorWidth;
+    std::string why;
+    if (mlir::failed(assignLayouts(func, lo, why))) {
+      error = "internal error: layout assignment: " + why;
+      return false;
+    }
+    removeConversions(func, lo);
+    // Analysed again: the values the passes made (conversions keep their
+    // source's contiguity).
+    axis = std::make_unique<mlir::tile::ModuleAxisInfo>(module);
+    module->setAttr("tile.target",
+                    mlir::StringAttr::get(module.getContext(),
+                                          "cuda:" + std::to_string(options.computeCapability)));
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (mlir::failed(mlir::verify(module)))
+      os << "// (the layouts below do not verify as tgpu IR)\n";
+    module.print(os, mlir::OpPrintingFlags().assumeVerified());
+    out.tileGpu = s;
+  }
+  lowering.vectorWidthHint = vectorWidth;
   if (mlir::failed(lowering.lowerKernel(func))) {
     error = lowering.error;
     return false;
@@ -203,20 +221,6 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   if (overshoot && int64_t(out.sharedBytes) > limit && lowering.scratchBase > 0) {
     *overshoot = int64_t(out.sharedBytes) - limit;
     return false;
-  }
-  {
-    // The layouts become the types' tgpu encodings; the module says its
-    // target. (The module is this compile's copy.)
-    module->setAttr("tile.target",
-                    mlir::StringAttr::get(module.getContext(),
-                                          "cuda:" + std::to_string(options.computeCapability)));
-    bool verified = encodeLayouts(module, lowering);
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    if (!verified)
-      os << "// (the layouts below do not verify as tgpu IR)\n";
-    module.print(os, mlir::OpPrintingFlags().assumeVerified());
-    out.tileGpu = s;
   }
   dump(kernel, "tile-gpu", out.tileGpu);
   if (last == CudaStage::TileGpu)

@@ -31,7 +31,7 @@ enum class CudaStage { TileGpu, LLIR, PTX };
 
 struct CudaKernelArtifacts {
   std::string name;
-  std::string tileGpu; ///< tgpu IR: the chosen layouts as encodings
+  std::string tileGpu; ///< tgpu IR after layout assignment
   std::string llir;    ///< LLVM IR after libdevice and O3
   std::string ptx;
   unsigned numWarps = 4;

@@ -38,7 +38,7 @@ LogicalResult numPrograms(Lowering &L, Operation *op) {
 
 LogicalResult makeRange(Lowering &L, Operation *op) {
   auto r = cast<tile::MakeRangeOp>(op);
-  LayoutRef layout = L.defaultLayout(r.getType());
+  LayoutRef layout = L.assigned(r.getType());
   Lowered out{layout, {}};
   for (unsigned i = 0; i < layout->numRegs(); ++i)
     out.regs.push_back(L.b.CreateAdd(L.coord(*layout, i, 0), L.i32(r.getStart())));
@@ -48,7 +48,7 @@ LogicalResult makeRange(Lowering &L, Operation *op) {
 
 LogicalResult splat(Lowering &L, Operation *op) {
   auto s = cast<tile::SplatOp>(op);
-  LayoutRef layout = L.defaultLayout(s.getType());
+  LayoutRef layout = L.assigned(s.getType());
   L.set(s, Lowered{layout, std::vector<llvm::Value *>(layout->numRegs(),
                                                        L.scalar(s.getSrc()))});
   return success();
@@ -70,10 +70,9 @@ LogicalResult expandDims(Lowering &L, Operation *op) {
 LogicalResult broadcast(Lowering &L, Operation *op) {
   auto bc = cast<tile::BroadcastOp>(op);
   Lowered src = L.get(bc.getSrc());
-  // Prefer the result type's default layout when the thread already holds
-  // its elements (a reduction's result broadcast back over the reduced
-  // axis); otherwise extend the source layout over the new extent.
-  LayoutRef dst = L.defaultLayout(bc.getType());
+  // The assigned layout when the thread already holds its elements;
+  // otherwise the source layout extended over the new extent.
+  LayoutRef dst = L.assigned(bc.getType());
   auto map = LinearLayout::threadLocalMap(*src.layout, *dst);
   if (!map) {
     dst = L.share(src.layout->broadcastTo(shapeOf(bc.getType())));
@@ -185,6 +184,17 @@ LogicalResult hint(Lowering &L, Operation *op) {
 
 LogicalResult nothing(Lowering &, Operation *) { return success(); }
 
+/// A move the layout assignment placed: registers picked within the
+/// thread, cheap producers recomputed, or a trip through shared memory.
+LogicalResult convertLayout(Lowering &L, Operation *op) {
+  Value r = op->getResult(0);
+  LayoutRef to = L.assigned(r.getType());
+  if (!to || !L.get(op->getOperand(0)).layout)
+    return L.fail(op, "internal error: conversion to or from shared memory");
+  L.set(r, Lowered{to, L.convert(op->getOperand(0), *to)});
+  return success();
+}
+
 LogicalResult debugBarrier(Lowering &L, Operation *) {
   L.barrier();
   return success();
@@ -207,5 +217,6 @@ void tritium::codegen::populateShapeHandlers(HandlerTable &t) {
   t["tile.split"] = split;
   t["tile.hint"] = hint;
   t["tile.assume"] = nothing;
+  t["tgpu.convert_layout"] = convertLayout;
   t["tile.barrier"] = debugBarrier;
 }

@@ -21,13 +21,14 @@
 using namespace mlir;
 using namespace tritium::codegen;
 
-bool Lowering::storeTransposed(tgpu::AsyncCopyOp copy) {
+bool tritium::codegen::copyStoresTransposed(tgpu::AsyncCopyOp copy, unsigned cc,
+                                            unsigned numWarps,
+                                            const VectorWidthFn &vectorWidthHint) {
   auto t = cast<RankedTensorType>(copy.getPtr().getType());
   if (t.getRank() != 2 || !vectorWidthHint)
     return false;
   auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
-  unsigned eb = storeBytes(llvmType(pointee));
-  unsigned cc = parseCudaTarget(target.name());
+  unsigned eb = elementBytes(pointee);
   Operation *func = copy->getParentOfType<func::FuncOp>();
   // 8-bit operands of wgmma are read K-major only: B is stored [N, K] and
   // A as it is, however memory runs.
@@ -53,6 +54,10 @@ bool Lowering::storeTransposed(tgpu::AsyncCopyOp copy) {
   return true;
 }
 
+bool Lowering::storeTransposed(tgpu::AsyncCopyOp copy) {
+  return copyStoresTransposed(copy, parseCudaTarget(target.name()), numWarps, vectorWidthHint);
+}
+
 LayoutRef Lowering::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   auto it = sharedBuffers.find(copy.getBuffer());
   if (it == sharedBuffers.end() || !it->second.transposed)
@@ -62,20 +67,6 @@ LayoutRef Lowering::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   return share(LinearLayout::defaultFor(
       std::vector<int64_t>(t.getShape().begin(), t.getShape().end()), numWarps,
       storeBytes(llvmType(pointee)) * 8, target.warpSize(), 0));
-}
-
-LayoutRef Lowering::carriedPointerLayout(Value arg) {
-  if (!isa<RankedTensorType>(arg.getType()))
-    return nullptr;
-  for (Operation *u : arg.getUsers()) {
-    if (auto c = dyn_cast<tgpu::AsyncCopyOp>(u); c && c.getPtr() == arg)
-      return asyncCopyLayout(c);
-    if (auto a = dyn_cast<mlir::tile::AddPtrOp>(u); a && a.getPtr() == arg)
-      for (Operation *au : a->getUsers())
-        if (auto c = dyn_cast<tgpu::AsyncCopyOp>(au); c && c.getPtr() == a.getResult())
-          return asyncCopyLayout(c);
-  }
-  return nullptr;
 }
 
 /// A shared_load's value (or its transpose): read in place from a buffer.

@@ -472,43 +472,22 @@ LogicalResult sortOp(Lowering &L, Operation *o) {
   if (!ord)
     return L.fail(o, "tile.sort: unsupported element type");
 
-  LayoutRef S = L.get(op.getSrc()).layout;
-  if (n > kMaxInThread) {
-    // Keep the source layout unless it holds too much of the axis in each
-    // thread's registers.
-    auto inRegs =
-        [&](const std::vector<std::pair<LinearLayout::InDim, unsigned>> &w) {
-          int64_t c = 1;
-          for (auto [dim, bit] : w)
-            if (dim == LinearLayout::Reg)
-              c *= 2;
-          return c;
-        };
-    LayoutRef D = S;
-    auto where = axisBits(*D, axis);
-    if (!where || inRegs(*where) > kMaxInThread) {
-      D = L.defaultLayout(ty);
-      where = axisBits(*D, axis);
-    }
-    if (where) {
-      std::vector<llvm::Value *> vals = L.convert(op.getSrc(), *D);
-      bitonicAcross(L, *ord, desc, *D, axis, *where, vals);
-      unsigned replica = D->replicatedMask(LinearLayout::Reg);
-      for (unsigned r = 0; r < D->numRegs(); ++r)
-        if (r & replica)
-          vals[r] = vals[r & ~replica];
-      L.set(op.getResult(), Lowered{D, vals});
-      return success();
-    }
+  auto chosen = sortLayout(*L.get(op.getSrc()).layout, *L.defaultLayout(ty), axis,
+                          L.numWarps, L.target.warpSize());
+  if (!chosen)
+    return L.fail(o, "tile.sort: cannot place the axis in registers");
+  LayoutRef S = L.share(chosen->first);
+  if (chosen->second) {
+    std::vector<llvm::Value *> vals = L.convert(op.getSrc(), *S);
+    bitonicAcross(L, *ord, desc, *S, axis, *axisBits(*S, axis), vals);
+    unsigned replica = S->replicatedMask(LinearLayout::Reg);
+    for (unsigned r = 0; r < S->numRegs(); ++r)
+      if (r & replica)
+        vals[r] = vals[r & ~replica];
+    L.set(op.getResult(), Lowered{S, vals});
+    return success();
   }
   auto runs = axisRuns(*S, axis);
-  if (!runs) {
-    S = L.share(LinearLayout::axisInThread(S->shape(), axis, L.numWarps,
-                                           L.target.warpSize()));
-    runs = axisRuns(*S, axis);
-    if (!runs)
-      return L.fail(o, "tile.sort: cannot place the axis in registers");
-  }
   std::vector<llvm::Value *> in = L.convert(op.getSrc(), *S);
   std::vector<llvm::Value *> out(S->numRegs(), nullptr);
   for (const std::vector<unsigned> &run : *runs) {
@@ -546,6 +525,37 @@ bool tritium::codegen::emitSortRegisters(Lowering &L, Type elem, bool desc,
   for (unsigned i = 0; i < n; ++i)
     vals[i] = e[i].val;
   return true;
+}
+
+std::optional<std::pair<LinearLayout, bool>>
+tritium::codegen::sortLayout(const LinearLayout &src, const LinearLayout &def, unsigned axis,
+                             unsigned numWarps, unsigned lanes) {
+  int64_t n = src.shape()[axis];
+  if (n > kMaxInThread) {
+    // Keep the source layout unless it holds too much of the axis in each
+    // thread's registers.
+    auto inRegs = [&](const std::vector<std::pair<LinearLayout::InDim, unsigned>> &w) {
+      int64_t c = 1;
+      for (auto [dim, bit] : w)
+        if (dim == LinearLayout::Reg)
+          c *= 2;
+      return c;
+    };
+    const LinearLayout *d = &src;
+    auto where = axisBits(*d, axis);
+    if (!where || inRegs(*where) > kMaxInThread) {
+      d = &def;
+      where = axisBits(*d, axis);
+    }
+    if (where)
+      return std::make_pair(*d, true);
+  }
+  if (axisRuns(src, axis))
+    return std::make_pair(src, false);
+  LinearLayout t = LinearLayout::axisInThread(src.shape(), axis, numWarps, lanes);
+  if (!axisRuns(t, axis))
+    return std::nullopt;
+  return std::make_pair(t, false);
 }
 
 void tritium::codegen::populateSortHandlers(HandlerTable &t) {

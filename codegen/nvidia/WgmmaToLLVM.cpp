@@ -115,6 +115,13 @@ bool accumulatesAcrossIterations(tile::DotOp op) {
 
 } // namespace
 
+std::pair<unsigned, unsigned> tritium::codegen::wgmmaWarpgroups(int64_t M, int64_t N,
+                                                               unsigned numWarps) {
+  auto s = wgmmaShape(M, N, numWarps);
+  return s ? std::make_pair(s->wgM, s->wgN) : std::make_pair(1u, 1u);
+}
+
+
 std::vector<llvm::Value *> tritium::codegen::emitWgmmaWait(Lowering &L, unsigned pending,
                                                            llvm::ArrayRef<llvm::Value *> regs) {
   auto &b = L.b;

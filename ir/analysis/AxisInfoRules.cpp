@@ -359,6 +359,11 @@ AxisInfo mlir::tile::computeAxisInfo(Operation *op,
           })
           .Case([&](HintOp h) { return visitHint(h, operand(0)); })
           .Default([&](Operation *) {
+            // A layout conversion (the GPU dialect's) moves values
+            // between threads and keeps every one of them.
+            if (op->getName().getStringRef() == "tgpu.convert_layout" &&
+                op->getNumOperands() == 1)
+              return operand(0);
             AxisInfo arith = computeArithAxisInfo(op, operands, shape);
             if (arith.isInitialized())
               return arith;

@@ -1,6 +1,7 @@
-# The tile-gpu stage is tgpu IR: every tensor value's type carries the
-# layout the code generator emitted it in, tiles that tensor cores read in
-# place carry a #tgpu.shared encoding, and moves between layouts are
+# The tile-gpu stage is tgpu IR after layout assignment and conversion
+# removal: every tensor value's type carries the layout the code generator
+# emits it in, tiles that tensor cores read in place carry a #tgpu.shared
+# encoding, and the moves between layouts that remain are
 # tgpu.convert_layout ops. The stage parses back through tile-opt.
 
 # Matmul on sm_90: a wgmma accumulator over 8 warps (2 warpgroups along M),
@@ -10,11 +11,16 @@
 # SM90-DAG: #[[SH:shared[0-9]*]] = #tgpu.shared<{swizzle = 128, pad = 0, transposed = false}>
 # SM90-LABEL: func.func @matmul_kernel
 # SM90: tgpu.async_copy {{.*}}buffer = 0
-# SM90: %[[ZERO:.*]] = tgpu.convert_layout %{{.*}} : tensor<128x128xf32, #{{blocked[0-9]*}}> -> tensor<128x128xf32, #[[MMA]]>
+# SM90: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[MMA]]>
 # SM90: scf.for {{.*}}iter_args(%[[ACC:.*]] = %[[ZERO]]
 # SM90: %[[A:.*]] = tgpu.shared_load slot %{{.*}} {buffer = 0 : i64} : tensor<128x64xf16, #[[SH]]>
 # SM90: %[[B:.*]] = tgpu.shared_load slot %{{.*}} {buffer = 1 : i64} : tensor<64x128xf16, #[[SH]]>
 # SM90: tile.dot %[[A]], %[[B]], %[[ACC]] : tensor<128x64xf16, #[[SH]]> * tensor<64x128xf16, #[[SH]]> -> tensor<128x128xf32, #[[MMA]]>
+# The epilogue's one move: the product's result into the store's layout
+# (pointers and masks are computed there, not moved).
+# SM90: %[[OUT:.*]] = tgpu.convert_layout %{{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #[[ST:blocked[0-9]*]]>
+# SM90-NEXT: tile.store %{{.*}}, %[[OUT]], %{{.*}} : tensor<128x128x!tile.ptr<f16>, #[[ST]]>
+# SM90-NOT: tgpu.convert_layout
 
 # The same on sm_80: an mma.sync accumulator, warps 4 x 2.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,128,64,8,leaky_relu" --target cuda:80 --num-warps 8 --num-stages 3 --emit tile-gpu | tile-opt | FileCheck %s --check-prefix=SM80
@@ -33,8 +39,9 @@
 # TMA: tile.dot {{.*}} -> tensor<128x256xf32, #mma>
 
 # Attention's row maxima reduce the scores where the product left them, in
-# the mma.sync accumulator.
+# the mma.sync accumulator, into its slice.
 # RUN: tritium compile %examples/attention.py --kernel _attn_fwd --signature "*fp16:16,*fp16:16,*fp16:16,fp32,*fp16:16,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,64,128,64,True" --target cuda:80 --num-stages 1 --emit tile-gpu | tile-opt | FileCheck %s --check-prefix=ATTN
+# ATTN: #[[ROWS:slice[0-9]*]] = #tgpu.slice<{dim = 1, parent = #mma}>
 # ATTN-LABEL: func.func @_attn_fwd
 # ATTN: tile.reduce({{.*}}) axis = 1
-# ATTN: } : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #{{linear[0-9]*}}>
+# ATTN: } : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #[[ROWS]]>

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/dialect/GpuDialect.h"
+#include "codegen/transforms/Passes.h"
 #include "ir/TileDialect.h"
 #include "ir/transforms/Passes.h"
 
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
   mlir::tile::registerTilePassesAndPipelines();
   mlir::tile::registerTestPrintAxisInfoPass();
   mlir::tgpu::registerTestPrintLayoutsPass();
+  tritium::codegen::registerGpuPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

@@ -1,0 +1,805 @@
+//===- AssignLayouts.cpp - Every tensor value's layout, as a tgpu encoding ===//
+//
+// Layout assignment: walks a kernel in program order (loops until their
+// carried layouts settle) and gives every tensor value a distributed
+// layout, from these rules:
+//
+//  anchors     global accesses take their pointers' layout, or, when memory
+//              is contiguous along another dimension than the last and the
+//              pointers, mask and other value can be recomputed there, a
+//              layout whose fastest dimension is that one (16 bytes per
+//              thread); asynchronous copies the layout their shared slot is
+//              filled in; products the tensor-core accumulator layout
+//              (mma.sync or wgmma, warps as the product's neighbours want)
+//              or, on FMA, their accumulator's; tiles tensor cores read in
+//              place stay in shared memory (#tgpu.shared);
+//  fresh       ranges, splats, constants and descriptor loads the default
+//              layout (LinearLayout::defaultFor at the kernel's element width);
+//  forward     elementwise ops the layout of the operand most expensive to
+//              move (a full tile beats a broadcast row, a value computed here
+//              beats a loop-carried one), shape ops the layout derived from
+//              their source's, reductions a slice of their source's (or of
+//              the default one when the axis is not separable);
+//  loops       carried values the layouts the body yields (the body is laid
+//              out again with them when they differ from the inits').
+//
+// Operands an op needs in another layout than they have get an explicit
+// tgpu.convert_layout before it; the lowering rematerializes cheap
+// producers there and moves the rest through shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/transforms/Passes.h"
+
+#include "codegen/Lowering.h"
+#include "codegen/Pipeline.h"
+#include "codegen/dialect/GpuDialect.h"
+#include "ir/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tritium::codegen;
+
+unsigned tritium::codegen::elementBytes(Type t) {
+  if (auto r = dyn_cast<RankedTensorType>(t))
+    t = r.getElementType();
+  if (isa<tile::PointerType>(t) || t.isIndex())
+    return 8;
+  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
+}
+
+unsigned tritium::codegen::defaultLayoutBits(Operation *func, const VectorWidthFn &vectorWidth) {
+  unsigned bits = 32;
+  if (!vectorWidth)
+    return bits;
+  func->walk([&](Operation *op) {
+    Value ptr, mask;
+    if (auto l = dyn_cast<tile::LoadOp>(op))
+      ptr = l.getPtr(), mask = l.getMask();
+    else if (auto s = dyn_cast<tile::StoreOp>(op))
+      ptr = s.getPtr(), mask = s.getMask();
+    else if (auto c = dyn_cast<tgpu::AsyncCopyOp>(op))
+      ptr = c.getPtr(), mask = c.getMask();
+    auto rt = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
+    if (!rt)
+      return;
+    unsigned w = vectorWidth(ptr, mask, rt.getRank() - 1);
+    if (w > 4)
+      bits = std::min(bits, 128 / w);
+  });
+  return bits;
+}
+
+namespace {
+
+std::vector<int64_t> shapeOf(Type t) {
+  auto s = cast<RankedTensorType>(t).getShape();
+  return std::vector<int64_t>(s.begin(), s.end());
+}
+
+bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+/// A splat or a range: recomputed wherever it is needed.
+bool isCheap(Value v) {
+  Operation *d = v.getDefiningOp();
+  return d && (isa<tile::SplatOp, tile::MakeRangeOp>(d) ||
+               (isa<arith::ConstantOp>(d) &&
+                isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
+}
+
+/// Distinct elements behind a tensor: a broadcast (after expand_dims) holds
+/// only its source's.
+int64_t distinctElements(Value v) {
+  Operation *d = v.getDefiningOp();
+  while (d && isa<tile::BroadcastOp, tile::ExpandDimsOp>(d)) {
+    v = d->getOperand(0);
+    d = v.getDefiningOp();
+  }
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return t.getNumElements();
+  return 1;
+}
+
+/// Every coordinate bit of `axis` comes from bits that touch no other
+/// dimension (a reduction along it combines whole rows).
+bool separable(const LinearLayout &l, unsigned axis) {
+  for (int k = 0; k < 3; ++k)
+    for (const Coord &c : l.bases(LinearLayout::InDim(k))) {
+      if (!c[axis])
+        continue;
+      for (unsigned d = 0; d < c.size(); ++d)
+        if (d != axis && c[d])
+          return false;
+    }
+  return true;
+}
+
+class Assigner {
+public:
+  Assigner(const LayoutOptions &o) : o(o) {}
+
+  LogicalResult run(func::FuncOp func);
+  std::string error;
+
+private:
+  const LayoutOptions &o;
+  llvm::DenseMap<Value, LayoutRef> lay_;
+  /// Tiles read in place from shared memory, with their encoding.
+  llvm::DenseMap<Value, Attribute> shared_;
+  /// Encodings given by their rule rather than found from the map.
+  llvm::DenseMap<Value, Attribute> fixed_;
+  /// The layout each operand is needed in (re-laying out a loop body
+  /// overwrites its entries).
+  std::map<OpOperand *, LayoutRef> want_;
+  /// Shared buffers whose slots hold their tile transposed.
+  std::map<int64_t, bool> transposed_;
+
+  LayoutRef share(LinearLayout l) { return std::make_shared<const LinearLayout>(std::move(l)); }
+  LayoutRef def(Type t) {
+    return share(LinearLayout::defaultFor(shapeOf(t), o.numWarps, o.layoutBits, o.warpSize));
+  }
+  LayoutRef get(Value v) { return lay_.lookup(v); }
+  void set(Value v, LayoutRef l) {
+    if (isTensor(v))
+      lay_[v] = std::move(l);
+  }
+  void need(OpOperand &u, LayoutRef l) {
+    if (isTensor(u.get()) && l)
+      want_[&u] = std::move(l);
+  }
+  LogicalResult fail(Operation *op, const llvm::Twine &msg) {
+    if (error.empty())
+      error = msg.str() + " ('" + op->getName().getStringRef().str() + "')";
+    return failure();
+  }
+  unsigned hint(Value ptr, Value mask, unsigned dim) {
+    return o.vectorWidth ? o.vectorWidth(ptr, mask, dim) : 1;
+  }
+
+  LogicalResult block(Block &b);
+  LogicalResult op(Operation *op);
+  LogicalResult forOp(scf::ForOp op);
+  LogicalResult ifOp(scf::IfOp op);
+  LogicalResult whileOp(scf::WhileOp op);
+  LayoutRef elementwise(Operation *op, Type resultType);
+  LayoutRef access(Value ptr, Value mask, Value other);
+  LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
+  LayoutRef carriedPointerLayout(Value arg);
+  bool canRemat(Value v, const LinearLayout &to, int depth);
+  LayoutRef packed(LayoutRef preferred, Type tensorType, unsigned pack);
+  void write(func::FuncOp func);
+  Attribute encodingFor(const LinearLayout &l, RankedTensorType t);
+};
+
+LayoutRef Assigner::elementwise(Operation *op, Type resultType) {
+  // The layout of the operands that are expensive to move (loads, products,
+  // loop-carried values) wins; cheap operands follow it. A full tile beats
+  // broadcasts (a row or column moves more cheaply than a tile), and on
+  // ties a value computed here beats a loop-carried one (whose layout
+  // follows what the loop body yields). Broadcasts alone in different
+  // layouts meet in the default one.
+  int64_t numel = cast<RankedTensorType>(resultType).getNumElements();
+  LayoutRef full, common, cheap;
+  bool fullCarried = false, mixed = false;
+  for (Value v : op->getOperands()) {
+    LayoutRef l = get(v);
+    if (!l)
+      continue;
+    if (isCheap(v)) {
+      if (!cheap)
+        cheap = l;
+      continue;
+    }
+    if (distinctElements(v) == numel) {
+      bool carried = isa<BlockArgument>(v);
+      if (!full || (fullCarried && !carried)) {
+        full = l;
+        fullCarried = carried;
+      }
+    }
+    if (!common)
+      common = l;
+    else if (*common != *l)
+      mixed = true;
+  }
+  if (full)
+    return full;
+  if (mixed)
+    return def(resultType);
+  if (common)
+    return common;
+  return cheap ? cheap : def(resultType);
+}
+
+/// Whether `v` can be computed in `to` without shared memory: it sits
+/// there within each thread, or its producers (ranges, splats, shape ops,
+/// elementwise ops) can be recomputed there in turn (the lowering's
+/// rematerialization).
+bool Assigner::canRemat(Value v, const LinearLayout &to, int depth) {
+  Operation *d = v.getDefiningOp();
+  if (!d || depth > 16 || d->getNumResults() != 1)
+    return false;
+  auto operandIn = [&](Value x, const LinearLayout &want) {
+    LayoutRef l = get(x);
+    if (!l)
+      return false;
+    if (*l == want || LinearLayout::threadLocalMap(*l, want))
+      return true;
+    return canRemat(x, want, depth + 1);
+  };
+  if (isa<tile::MakeRangeOp, tile::SplatOp>(d) || isCheap(v))
+    return true;
+  if (auto ed = dyn_cast<tile::ExpandDimsOp>(d)) {
+    std::vector<Coord> bases[3];
+    for (int k = 0; k < 3; ++k)
+      for (Coord c : to.bases(LinearLayout::InDim(k))) {
+        c.erase(c.begin() + ed.getAxis());
+        bases[k].push_back(c);
+      }
+    std::vector<int64_t> shape = to.shape();
+    shape.erase(shape.begin() + ed.getAxis());
+    return operandIn(ed.getSrc(), LinearLayout(shape, bases[0], bases[1], bases[2]));
+  }
+  if (auto rs = dyn_cast<tile::ReshapeOp>(d))
+    return operandIn(rs.getSrc(), to.reshape(shapeOf(rs.getSrc().getType())));
+  if (isa<tile::BroadcastOp>(d)) // the source moves if it must
+    return true;
+  if (isa<tile::HintOp>(d))
+    return operandIn(d->getOperand(0), to);
+  llvm::StringRef name = d->getName().getStringRef();
+  bool ew = name.starts_with("arith.") || name == "tile.addptr" || name == "tile.bitcast" ||
+            name == "tile.int_to_ptr" || name == "tile.ptr_to_int";
+  if (!ew || isa<arith::ConstantOp>(d))
+    return false;
+  for (Value x : d->getOperands())
+    if (isTensor(x) && !operandIn(x, to))
+      return false;
+  return true;
+}
+
+/// The layout a global access of `ptr` runs in (see the file comment).
+LayoutRef Assigner::access(Value ptr, Value mask, Value other) {
+  LayoutRef a = get(ptr);
+  if (!a)
+    return nullptr;
+  auto pointee = cast<tile::PointerType>(cast<RankedTensorType>(ptr.getType()).getElementType())
+                     .getPointeeType();
+  unsigned bits = isa<tile::PointerType>(pointee) ? 64 : std::max(8u, pointee.getIntOrFloatBitWidth());
+  auto width = [&](const LinearLayout &l, unsigned dim) {
+    unsigned v = std::min(l.contiguousRegs(dim), 128u / bits);
+    v = std::min(v, std::max(1u, hint(ptr, mask, dim)));
+    while (v > 1 && (v & (v - 1)))
+      v &= v - 1;
+    return v;
+  };
+  unsigned rank = a->rank();
+  unsigned here = width(*a, rank - 1);
+  unsigned best = here, bestDim = rank - 1;
+  if (o.vectorWidth && rank >= 2 && here < 128u / bits)
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      unsigned w = std::min(hint(ptr, mask, d), 128u / bits);
+      if (w > best && hint(ptr, mask, rank - 1) <= 1)
+        best = w, bestDim = d;
+    }
+  if (bestDim == rank - 1)
+    return a;
+  LayoutRef t = share(LinearLayout::defaultFor(a->shape(), o.numWarps, bits, o.warpSize, bestDim));
+  bool ok = canRemat(ptr, *t, 0);
+  if (ok && mask && isTensor(mask))
+    ok = canRemat(mask, *t, 0);
+  if (ok && other && isTensor(other))
+    ok = canRemat(other, *t, 0);
+  return ok && width(*t, bestDim) > here ? t : a;
+}
+
+LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
+  if (!transposed_[copy.getBuffer()])
+    return def(copy.getPtr().getType());
+  auto t = cast<RankedTensorType>(copy.getPtr().getType());
+  auto pointee = cast<tile::PointerType>(t.getElementType()).getPointeeType();
+  return share(LinearLayout::defaultFor(shapeOf(t), o.numWarps, elementBytes(pointee) * 8,
+                                        o.warpSize, 0));
+}
+
+LayoutRef Assigner::carriedPointerLayout(Value arg) {
+  if (!isTensor(arg))
+    return nullptr;
+  for (Operation *u : arg.getUsers()) {
+    if (auto c = dyn_cast<tgpu::AsyncCopyOp>(u); c && c.getPtr() == arg)
+      return asyncCopyLayout(c);
+    if (auto a = dyn_cast<tile::AddPtrOp>(u); a && a.getPtr() == arg)
+      for (Operation *au : a->getUsers())
+        if (auto c = dyn_cast<tgpu::AsyncCopyOp>(au); c && c.getPtr() == a.getResult())
+          return asyncCopyLayout(c);
+  }
+  return nullptr;
+}
+
+/// `preferred` if it keeps each run of `pack` elements in one thread, else
+/// the default layout, else `pack` consecutive elements per thread.
+LayoutRef Assigner::packed(LayoutRef preferred, Type tensorType, unsigned pack) {
+  if (preferred && preferred->packedRuns(pack))
+    return preferred;
+  LayoutRef d = def(tensorType);
+  if (d->packedRuns(pack))
+    return d;
+  auto t = cast<RankedTensorType>(tensorType);
+  return share(LinearLayout::blocked({t.getNumElements()}, {pack}, {o.warpSize}, {o.numWarps},
+                                     {0}, o.warpSize)
+                   .reshape(shapeOf(t)));
+}
+
+LogicalResult Assigner::block(Block &b) {
+  for (Operation &x : b)
+    if (failed(op(&x)))
+      return failure();
+  return success();
+}
+
+LogicalResult Assigner::forOp(scf::ForOp loop) {
+  std::vector<LayoutRef> carried;
+  for (auto [init, arg] : llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs())) {
+    LayoutRef l = get(init);
+    if (LayoutRef p = carriedPointerLayout(arg))
+      l = p;
+    carried.push_back(l);
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto [arg, l] : llvm::zip(loop.getRegionIterArgs(), carried))
+      set(arg, l);
+    if (failed(block(*loop.getBody())))
+      return failure();
+    std::vector<LayoutRef> yielded;
+    bool differ = false;
+    for (auto [y, have] : llvm::zip(yield.getOperands(), carried)) {
+      yielded.push_back(get(y));
+      differ |= have && yielded.back() && *have != *yielded.back();
+    }
+    if (!differ)
+      break;
+    // Carry what the body yields: one conversion before the loop instead
+    // of one per iteration.
+    carried = yielded;
+  }
+  for (auto [k, l] : llvm::enumerate(carried)) {
+    need(loop.getInitArgsMutable()[k], l);
+    need(yield->getOpOperand(k), l);
+    set(loop.getResult(k), l);
+  }
+  return success();
+}
+
+LogicalResult Assigner::ifOp(scf::IfOp op) {
+  if (failed(block(op.getThenRegion().front())))
+    return failure();
+  if (!op.getElseRegion().empty() && failed(block(op.getElseRegion().front())))
+    return failure();
+  if (!op.getNumResults())
+    return success();
+  auto thenY = op.thenYield();
+  for (unsigned k = 0; k < op.getNumResults(); ++k) {
+    LayoutRef l = get(thenY.getOperand(k));
+    need(op.elseYield()->getOpOperand(k), l);
+    set(op.getResult(k), l);
+  }
+  return success();
+}
+
+LogicalResult Assigner::whileOp(scf::WhileOp op) {
+  std::vector<LayoutRef> carried;
+  for (auto [k, init] : llvm::enumerate(op.getInits())) {
+    carried.push_back(get(init));
+    need(op.getInitsMutable()[k], carried.back());
+    set(op.getBeforeArguments()[k], carried.back());
+  }
+  if (failed(block(op.getBefore().front())))
+    return failure();
+  auto cond = op.getConditionOp();
+  for (auto [k, v] : llvm::enumerate(cond.getArgs())) {
+    set(op.getAfterArguments()[k], get(v));
+    set(op.getResult(k), get(v));
+  }
+  if (failed(block(op.getAfter().front())))
+    return failure();
+  Operation *yield = op.getAfter().front().getTerminator();
+  for (auto [k, l] : llvm::enumerate(carried))
+    need(yield->getOpOperand(k), l);
+  return success();
+}
+
+LogicalResult Assigner::op(Operation *op) {
+  if (auto f = dyn_cast<scf::ForOp>(op))
+    return forOp(f);
+  if (auto i = dyn_cast<scf::IfOp>(op))
+    return ifOp(i);
+  if (auto w = dyn_cast<scf::WhileOp>(op))
+    return whileOp(w);
+  if (op->getNumResults() == 0 && !isa<tile::StoreOp, tgpu::AsyncCopyOp, tile::HistogramOp,
+                                       tile::DescriptorStoreOp, tile::DescriptorScatterOp,
+                                       tile::DescriptorReduceOp>(op))
+    return success(); // barriers, prints, asserts, mbarriers, waits, yields
+  llvm::StringRef name = op->getName().getStringRef();
+  Value r0 = op->getNumResults() ? op->getResult(0) : Value();
+  if (isElementwiseOpName(name)) {
+    if (!isTensor(r0))
+      return success();
+    LayoutRef l = elementwise(op, r0.getType());
+    for (OpOperand &u : op->getOpOperands())
+      need(u, l);
+    set(r0, l);
+    return success();
+  }
+  if (isa<arith::ConstantOp, tile::MakeRangeOp, tile::SplatOp, tile::DescriptorLoadOp,
+          tile::DescriptorGatherOp>(op)) {
+    if (isTensor(r0))
+      set(r0, def(r0.getType()));
+    return success();
+  }
+  if (auto e = dyn_cast<tile::ExpandDimsOp>(op)) {
+    set(e, share(get(e.getSrc())->expandDim(e.getAxis())));
+    return success();
+  }
+  if (auto bc = dyn_cast<tile::BroadcastOp>(op)) {
+    LayoutRef src = get(bc.getSrc()), d = def(bc.getType());
+    set(bc, LinearLayout::threadLocalMap(*src, *d)
+                ? d
+                : share(src->broadcastTo(shapeOf(bc.getType()))));
+    return success();
+  }
+  if (auto rs = dyn_cast<tile::ReshapeOp>(op)) {
+    set(rs, share(get(rs.getSrc())->reshape(shapeOf(rs.getType()))));
+    return success();
+  }
+  if (auto t = dyn_cast<tile::TransOp>(op)) {
+    std::vector<unsigned> perm(t.getOrder().begin(), t.getOrder().end());
+    set(t, share(get(t.getSrc())->transpose(perm)));
+    if (auto s = shared_.lookup(t.getSrc())) {
+      auto enc = cast<tgpu::SharedEncodingAttr>(s);
+      shared_[t] = tgpu::SharedEncodingAttr::get(op->getContext(), enc.getSwizzle(),
+                                                 enc.getPad(), !enc.getTransposed());
+    }
+    return success();
+  }
+  if (auto h = dyn_cast<tile::HintOp>(op)) {
+    set(h, get(h->getOperand(0)));
+    return success();
+  }
+  if (auto j = dyn_cast<tile::JoinOp>(op)) {
+    LayoutRef l = get(j.getLhs());
+    need(j.getRhsMutable(), l);
+    unsigned rank = l->rank();
+    Coord basis(rank + 1, 0);
+    basis[rank] = 1;
+    set(j, share(l->expandDim(rank).withExtraRegBit(shapeOf(j.getType()), basis)));
+    return success();
+  }
+  if (auto c = dyn_cast<tile::CatOp>(op)) {
+    LayoutRef l = get(c.getLhs());
+    need(c.getRhsMutable(), l);
+    Coord basis(l->rank(), 0);
+    basis[c.getDim()] = l->shape()[c.getDim()];
+    set(c, share(l->withExtraRegBit(shapeOf(c.getType()), basis)));
+    return success();
+  }
+  if (auto s = dyn_cast<tile::SplitOp>(op)) {
+    LayoutRef l = get(s.getSrc());
+    unsigned last = l->rank() - 1;
+    Coord unitLast(l->rank(), 0);
+    unitLast[last] = 1;
+    if (!llvm::is_contained(l->bases(LinearLayout::Reg), unitLast)) {
+      l = share(l->rank() == 1 ? LinearLayout::allInThread(l->shape(), o.numWarps)
+                               : LinearLayout::axisInThread(l->shape(), last, o.numWarps));
+      need(s.getSrcMutable(), l);
+    }
+    LayoutRef out = share(l->sliceDim(last));
+    for (Value r : s->getResults())
+      set(r, out);
+    return success();
+  }
+  if (auto ld = dyn_cast<tile::LoadOp>(op)) {
+    LayoutRef l = access(ld.getPtr(), ld.getMask(), ld.getOther());
+    for (OpOperand &u : op->getOpOperands())
+      need(u, l);
+    set(ld, l);
+    return success();
+  }
+  if (auto st = dyn_cast<tile::StoreOp>(op)) {
+    LayoutRef l = access(st.getPtr(), st.getMask(), Value());
+    for (OpOperand &u : op->getOpOperands())
+      need(u, l);
+    return success();
+  }
+  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
+    LayoutRef l = get(op->getOperand(0));
+    for (OpOperand &u : op->getOpOperands())
+      need(u, l);
+    set(r0, l);
+    return success();
+  }
+  if (auto c = dyn_cast<tgpu::AsyncCopyOp>(op)) {
+    LayoutRef l = get(c.getPtr()), want = asyncCopyLayout(c);
+    if (*want != *l) {
+      bool ok = canRemat(c.getPtr(), *want, 0);
+      if (ok && c.getMask()) {
+        LayoutRef m = get(c.getMask());
+        ok = m && (*m == *want || canRemat(c.getMask(), *want, 0));
+      }
+      if (ok)
+        l = want;
+    }
+    for (OpOperand &u : op->getOpOperands())
+      need(u, l);
+    return success();
+  }
+  if (auto ld = dyn_cast<tgpu::SharedLoadOp>(op)) {
+    set(ld, def(ld.getType()));
+    if (tensorCoresReadInPlace(ld.getResult(), o.computeCapability, o.numWarps)) {
+      auto t = ld.getType();
+      bool tr = transposed_[ld.getBuffer()];
+      int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
+      unsigned eb = elementBytes(t);
+      SharedLayout s = tr ? SharedLayout::best(cols, rows, eb, 8) : SharedLayout::best(rows, cols, eb, 8);
+      shared_[ld] = tgpu::SharedEncodingAttr::get(op->getContext(), s.swizzleBytes, s.pad, tr);
+    }
+    return success();
+  }
+  if (auto red = dyn_cast<tile::ReduceOp>(op)) {
+    LayoutRef s = get(red.getSrcs()[0]);
+    if (!separable(*s, red.getAxis()))
+      s = def(red.getSrcs()[0].getType());
+    for (OpOperand &u : op->getOpOperands())
+      need(u, s);
+    LayoutRef out = share(s->sliceDim(red.getAxis()));
+    // Named as the slice of the source's layout where that is the map.
+    auto srcType = tgpu::withEncoding(red.getSrcs()[0].getType(), Attribute());
+    Attribute slice = tgpu::SliceEncodingAttr::get(op->getContext(), red.getAxis(),
+                                                   layoutEncoding(*s, srcType, o));
+    for (Value r : red.getResult()) {
+      set(r, out);
+      auto rt = dyn_cast<RankedTensorType>(r.getType());
+      auto m = rt ? tgpu::toLinearLayout(slice, rt.getShape(), o.warpSize) : std::nullopt;
+      if (m && *m == *out)
+        fixed_[r] = slice;
+    }
+    return success();
+  }
+  if (auto sc = dyn_cast<tile::ScanOp>(op)) {
+    LayoutRef s = get(sc.getSrcs()[0]);
+    unsigned axis = sc.getAxis();
+    bool inThread = true;
+    for (int k : {1, 2})
+      for (const Coord &c : s->bases(LinearLayout::InDim(k)))
+        if (c[axis])
+          inThread = false;
+    if (!inThread || !separable(*s, axis))
+      s = share(LinearLayout::axisInThread(s->shape(), axis, o.numWarps));
+    for (OpOperand &u : op->getOpOperands())
+      need(u, s);
+    for (Value r : sc.getResult())
+      set(r, s);
+    return success();
+  }
+  if (auto so = dyn_cast<tile::SortOp>(op)) {
+    auto l = sortLayout(*get(so.getSrc()), *def(so.getType()), so.getAxis(), o.numWarps,
+                        o.warpSize);
+    if (!l)
+      return fail(op, "tile.sort: cannot place the axis in registers");
+    LayoutRef s = share(l->first);
+    need(so.getSrcMutable(), s);
+    set(so, s);
+    return success();
+  }
+  if (auto g = dyn_cast<tile::GatherOp>(op)) {
+    set(g, get(g.getIndices()));
+    return success();
+  }
+  if (auto h = dyn_cast<tile::HistogramOp>(op)) {
+    if (h.getMask())
+      need(h.getMaskMutable()[0], get(h.getSrc()));
+    set(h, def(h.getType()));
+    return success();
+  }
+  if (auto m = dyn_cast<tile::MapElementwiseOp>(op)) {
+    Type any = m.getResult()[0].getType();
+    LayoutRef s = m.getSrcs().empty() ? def(any) : get(m.getSrcs()[0]);
+    int64_t numel = cast<RankedTensorType>(any).getNumElements();
+    if (m.getPack() > 0 && numel % m.getPack() == 0 && llvm::isPowerOf2_64(m.getPack()) &&
+        !s->packedRuns(m.getPack()))
+      s = share(LinearLayout::blocked({cast<RankedTensorType>(any).getNumElements()},
+                                      {unsigned(m.getPack())}, {o.warpSize}, {o.numWarps}, {0},
+                                      o.warpSize)
+                    .reshape(shapeOf(any)));
+    for (OpOperand &u : op->getOpOperands())
+      need(u, s);
+    for (Value r : m.getResult())
+      set(r, s);
+    return success();
+  }
+  if (auto ia = dyn_cast<tile::ElementwiseInlineAsmOp>(op)) {
+    RankedTensorType t;
+    for (Value v : ia.getArgs())
+      t = t ? t : dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return success();
+    int64_t pack = int32_t(ia.getPackedElement());
+    // A pack the lowering rejects (with its reason) keeps the default.
+    LayoutRef s = pack > 0 && llvm::isPowerOf2_64(uint64_t(pack)) && t.getNumElements() % pack == 0
+                      ? packed(elementwise(op, t), t, unsigned(pack))
+                      : def(t);
+    for (OpOperand &u : op->getOpOperands())
+      need(u, s);
+    for (Value r : op->getResults())
+      set(r, s);
+    return success();
+  }
+  if (auto d = dyn_cast<tile::DotOp>(op)) {
+    auto ct = d.getType();
+    if (dotUsesMma(d, o.computeCapability, o.numWarps)) {
+      int64_t M = ct.getShape()[0], N = ct.getShape()[1];
+      auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);
+      bool wg = dotUsesWgmma(d, o.computeCapability, o.numWarps);
+      fixed_[d] = tgpu::MmaEncodingAttr::get(op->getContext(), wg ? 3 : 2, {wm, wn});
+      set(d, share(wg ? LinearLayout::wgmmaAccumulator(M, N, wm / 4, wn)
+                      : LinearLayout::mmaAccumulator(M, N, wm, wn)));
+    } else {
+      set(d, get(d.getC()));
+    }
+    need(d.getCMutable(), get(d));
+    return success();
+  }
+  if (isa<tile::DescriptorStoreOp, tile::DescriptorScatterOp, tile::DescriptorReduceOp>(op)) {
+    // The block's value is written from the default layout.
+    OpOperand &src = isa<tile::DescriptorStoreOp>(op)
+                         ? cast<tile::DescriptorStoreOp>(op).getSrcMutable()
+                     : isa<tile::DescriptorScatterOp>(op)
+                         ? cast<tile::DescriptorScatterOp>(op).getSrcMutable()
+                         : cast<tile::DescriptorReduceOp>(op).getSrcMutable();
+    need(src, def(src.get().getType()));
+    return success();
+  }
+  // Anything else producing tensors starts from the default layout.
+  for (Value r : op->getResults())
+    if (isTensor(r))
+      set(r, def(r.getType()));
+  return success();
+}
+
+Attribute Assigner::encodingFor(const LinearLayout &l, RankedTensorType t) {
+  // The products' own encodings name their layouts wherever they recur
+  // (an accumulator's initial value, the loop carrying it).
+  auto same = [&](Attribute enc) {
+    auto m = tgpu::toLinearLayout(enc, t.getShape(), o.warpSize);
+    return m && *m == l;
+  };
+  for (auto &[v, enc] : fixed_)
+    if (same(enc))
+      return enc;
+  return layoutEncoding(l, t, o);
+}
+
+void Assigner::write(func::FuncOp func) {
+  // Values share layouts: name each (layout, type) once.
+  std::map<std::pair<const LinearLayout *, const void *>, Attribute> named;
+  auto encodingOf = [&](const LayoutRef &l, RankedTensorType t) {
+    Attribute &enc = named[std::make_pair(l.get(), t.getAsOpaquePointer())];
+    if (!enc)
+      enc = encodingFor(*l, t);
+    return enc;
+  };
+  auto encode = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return;
+    Attribute enc = shared_.lookup(v);
+    if (!enc)
+      enc = fixed_.lookup(v);
+    if (!enc) {
+      LayoutRef l = get(v);
+      if (!l)
+        return;
+      enc = encodingOf(l, t);
+    }
+    RankedTensorType nt = tgpu::withEncoding(t, enc);
+    v.setType(nt);
+    // A constant's value carries its type too.
+    if (auto c = v.getDefiningOp<arith::ConstantOp>())
+      if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
+        c.setValueAttr(dense.reshape(nt));
+  };
+  // Conversions first (the operands' types are still the plain ones).
+  std::vector<std::pair<OpOperand *, LayoutRef>> moves;
+  for (auto &[u, l] : want_) {
+    LayoutRef have = get(u->get());
+    if (have && *have != *l && !shared_.count(u->get()))
+      moves.push_back({u, l});
+  }
+  func.walk([&](Operation *op) {
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          encode(a);
+    for (Value r : op->getResults())
+      encode(r);
+  });
+  for (auto &[u, l] : moves) {
+    auto t = cast<RankedTensorType>(u->get().getType());
+    RankedTensorType nt = tgpu::withEncoding(t, encodingOf(l, tgpu::withEncoding(t, Attribute())));
+    OpBuilder b(u->getOwner());
+    Value c = tgpu::ConvertLayoutOp::create(b, u->getOwner()->getLoc(), nt, u->get());
+    u->set(c);
+  }
+}
+
+LogicalResult Assigner::run(func::FuncOp func) {
+  // Which slots hold their tile transposed decides the copies' layouts.
+  func.walk([&](tgpu::AsyncCopyOp c) {
+    if (!transposed_.count(c.getBuffer()))
+      transposed_[c.getBuffer()] =
+          copyStoresTransposed(c, o.computeCapability, o.numWarps, o.vectorWidth);
+  });
+  for (BlockArgument a : func.getArguments())
+    if (isTensor(a))
+      return fail(func, "kernel parameters are scalars or pointers");
+  if (failed(block(func.getBody().front())))
+    return failure();
+  write(func);
+  return success();
+}
+
+} // namespace
+
+Attribute tritium::codegen::layoutEncoding(const LinearLayout &l, RankedTensorType t,
+                                           const LayoutOptions &o) {
+  MLIRContext *ctx = t.getContext();
+  auto shape = t.getShape();
+  auto same = [&](Attribute enc) {
+    auto m = tgpu::toLinearLayout(enc, shape, o.warpSize);
+    return m && *m == l;
+  };
+  // Names depend on the map and the shape only, so that a loaded value and
+  // its pointers, whatever their element types, name one layout alike.
+  std::vector<int64_t> s(shape.begin(), shape.end());
+  for (unsigned bits : {o.layoutBits, 8u, 16u, 32u, 64u})
+    for (unsigned d = s.size(); d-- > 0;) {
+      Attribute b = tgpu::blockedEncoding(
+          ctx, LinearLayout::defaultBlocked(s, o.numWarps, bits, o.warpSize, d));
+      if (same(b))
+        return b;
+    }
+  if (s.size() == 2)
+    for (unsigned wm = 1; wm <= o.numWarps; wm *= 2) {
+      unsigned wn = o.numWarps / wm;
+      for (unsigned version : {3u, 2u}) {
+        if (version == 3 && (wm % 4 || o.computeCapability < 90))
+          continue;
+        auto mma = tgpu::MmaEncodingAttr::get(ctx, version, {wm, wn});
+        if (same(mma))
+          return mma;
+        if (version == 2) {
+          auto a = tgpu::DotOperandEncodingAttr::get(ctx, 0, mma);
+          if (same(a))
+            return a;
+        }
+      }
+    }
+  return tgpu::linearEncoding(ctx, l);
+}
+
+LogicalResult tritium::codegen::assignLayouts(Operation *func, const LayoutOptions &options,
+                                              std::string &error) {
+  Assigner a(options);
+  if (failed(a.run(cast<func::FuncOp>(func)))) {
+    error = a.error;
+    return failure();
+  }
+  return success();
+}

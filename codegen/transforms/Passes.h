@@ -1,0 +1,73 @@
+//===- Passes.h - Passes over the GPU dialect ------------------*- C++ -*-===//
+//
+// The passes that run between the tile-level pipeline (and the pipeliner)
+// and the lowering to LLVM IR, on tile IR whose tensor types carry tgpu
+// encodings. Each is a function the code generator's pipeline calls, and a
+// pass tile-opt runs (registerGpuPasses).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CODEGEN_TRANSFORMS_PASSES_H
+#define TRITIUM_CODEGEN_TRANSFORMS_PASSES_H
+
+#include "codegen/layouts/LinearLayout.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+#include <functional>
+#include <string>
+
+namespace tritium::codegen {
+
+/// Elements of one vector access along `dim` that the axis analysis
+/// allows for a global access of `ptr` under `mask` (1: none).
+using VectorWidthFn = std::function<unsigned(mlir::Value ptr, mlir::Value mask, unsigned dim)>;
+
+struct LayoutOptions {
+  unsigned numWarps = 4;
+  unsigned computeCapability = 90;
+  unsigned warpSize = 32;
+  /// Element width the default layouts are made for (defaultLayoutBits).
+  unsigned layoutBits = 32;
+  /// May be empty: no access is known to be contiguous.
+  VectorWidthFn vectorWidth;
+};
+
+/// Bytes an element of `t` takes in memory (pointers 8, i1 and fp8 1).
+unsigned elementBytes(mlir::Type t);
+
+/// The element width the default layouts of `func` are made for: the
+/// narrowest global access that can move 16 bytes per thread (8 fp16 or 16
+/// int8 values rather than 4), so 8- and 16-bit tiles load and store in
+/// full-width vectors; 32 when there is none.
+unsigned defaultLayoutBits(mlir::Operation *func, const VectorWidthFn &vectorWidth);
+
+/// Layout assignment (AssignLayouts.cpp): gives every tensor value of
+/// `func` a tgpu encoding on its type and makes each move between layouts
+/// an explicit tgpu.convert_layout. Fails (with the reason in `error`)
+/// only on IR it cannot lay out.
+mlir::LogicalResult assignLayouts(mlir::Operation *func, const LayoutOptions &options,
+                                  std::string &error);
+
+/// Conversion removal (RemoveConversions.cpp): each tgpu.convert_layout
+/// whose source can be recomputed in the target layout (ranges, splats,
+/// constants, and shape and elementwise ops over them) is replaced by that
+/// recomputation; producers left without users go. Moves that stay within
+/// each thread and moves of loaded or computed data remain.
+void removeConversions(mlir::Operation *func, const LayoutOptions &options);
+
+/// The encoding naming `layout` on a tensor of type `t` (without
+/// encoding): the first named form (#tgpu.blocked at the kernel's element
+/// width, then at 8 to 64 bits; #tgpu.mma; #tgpu.dot_op) whose map it is,
+/// else #tgpu.linear. The name depends on the map and shape only.
+mlir::Attribute layoutEncoding(const LinearLayout &layout, mlir::RankedTensorType t,
+                               const LayoutOptions &options);
+
+/// Registers `tgpu-assign-layouts` and `tgpu-remove-conversions` with the
+/// global pass registry.
+void registerGpuPasses();
+
+} // namespace tritium::codegen
+
+#endif

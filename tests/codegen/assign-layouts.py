@@ -1,0 +1,65 @@
+# Layout assignment (tgpu-assign-layouts) and conversion removal
+# (tgpu-remove-conversions) through tile-opt, on tile IR from the frontend.
+# (Kernels: Inputs/codegen/layouts.py.)
+
+# A tile read column-major (`base + rows + cols * stride`) is loaded in a
+# layout with the rows fastest (4 floats per thread along dim 0); the pointer
+# math arrives there by conversions, and the data moves once, into the
+# row-major layout of the store.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel transpose_copy --signature "*fp32:16,*fp32:16,i32:16,64,32" --emit tile-opt | tile-opt --tgpu-assign-layouts="num-warps=4 target=cuda:90" | FileCheck %s --check-prefix=TR
+# TR-DAG: #[[COL:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+# TR-DAG: #[[ROW:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+# TR-LABEL: func.func @transpose_copy
+# TR: %[[P:.*]] = tgpu.convert_layout %{{.*}} : tensor<64x32x!tile.ptr<f32>, #[[ROW]]> -> tensor<64x32x!tile.ptr<f32>, #[[COL]]>
+# TR: %[[X:.*]] = tile.load %[[P]] : tensor<64x32x!tile.ptr<f32>, #[[COL]]>
+# TR: %[[Y:.*]] = arith.mulf %[[X]], %{{.*}} : tensor<64x32xf32, #[[COL]]>
+# TR: %[[Z:.*]] = tgpu.convert_layout %[[Y]] : tensor<64x32xf32, #[[COL]]> -> tensor<64x32xf32, #[[ROW]]>
+# TR: tile.store %{{.*}}, %[[Z]] : tensor<64x32x!tile.ptr<f32>, #[[ROW]]>
+
+# After conversion removal only the data's move is left: ranges, splats and
+# the pointer arithmetic over them are computed in the layouts wanted.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel transpose_copy --signature "*fp32:16,*fp32:16,i32:16,64,32" --emit tile-opt | tile-opt --tgpu-assign-layouts="num-warps=4 target=cuda:90" --tgpu-remove-conversions="num-warps=4 target=cuda:90" | FileCheck %s --check-prefix=TRRM
+# TRRM-LABEL: func.func @transpose_copy
+# TRRM-NOT: tgpu.convert_layout
+# TRRM: tile.load
+# TRRM-NOT: tgpu.convert_layout
+# TRRM: arith.mulf
+# TRRM-NEXT: tgpu.convert_layout
+# TRRM-NEXT: tile.store
+# TRRM-NOT: tgpu.convert_layout
+
+# A product accumulated in a loop: the loop carries the wgmma accumulator
+# (what its body yields), the zeros enter it by one conversion before the
+# loop, and the result moves once, into the store's layout.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel dot_loop --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,64,64,32" --emit tile-opt | tile-opt --tgpu-assign-layouts="num-warps=4 target=cuda:90" | FileCheck %s --check-prefix=DOT
+# DOT-DAG: #[[MMA:mma[0-9]*]] = #tgpu.mma<{version = 3, warpsPerCTA = [4, 1]}>
+# DOT-LABEL: func.func @dot_loop
+# DOT: %[[Z:.*]] = tgpu.convert_layout %{{.*}} : tensor<64x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #[[MMA]]>
+# DOT: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<64x64xf32, #[[MMA]]>)
+# DOT: %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[ACC]] : {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+# DOT: scf.yield %[[D]] : tensor<64x64xf32, #[[MMA]]>
+# DOT: tgpu.convert_layout %[[R]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #{{blocked[0-9]*}}>
+
+# The same on sm_80 with 8 warps: an mma.sync accumulator; after conversion
+# removal the zeros are made in it.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel dot_loop --signature "*fp16:16,*fp16:16,*fp32:16,i32:16,64,64,32" --emit tile-opt | tile-opt --tgpu-assign-layouts="num-warps=8 target=cuda:80" --tgpu-remove-conversions="num-warps=8 target=cuda:80" | FileCheck %s --check-prefix=DOT80
+# DOT80-DAG: #[[MMA:mma[0-9]*]] = #tgpu.mma<{version = 2, warpsPerCTA = [4, 2]}>
+# DOT80-LABEL: func.func @dot_loop
+# DOT80: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[MMA]]>
+# DOT80: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]]) -> (tensor<64x64xf32, #[[MMA]]>)
+
+# A row reduction's result is the slice of its source's layout; broadcast
+# back over the row, it meets the source where the source lies.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel center_rows --signature "*fp32:16,*fp32:16,256" --emit tile-opt | tile-opt --tgpu-assign-layouts="num-warps=4 target=cuda:90" --tgpu-remove-conversions="num-warps=4 target=cuda:90" | FileCheck %s --check-prefix=RED
+# RED-DAG: #[[B:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+# RED-DAG: #[[S:slice[0-9]*]] = #tgpu.slice<{dim = 1, parent = #[[B]]}>
+# RED-LABEL: func.func @center_rows
+# RED: %[[X:.*]] = tile.load %{{.*}} : tensor<4x256x!tile.ptr<f32>, #[[B]]>
+# RED: } : (tensor<4x256xf32, #[[B]]>) -> tensor<4xf32, #[[S]]>
+# RED: arith.divf %{{.*}}, %{{.*}} : tensor<4xf32, #[[S]]>
+# RED: %[[M:.*]] = tile.broadcast %{{.*}} -> tensor<4x256xf32, #[[B]]>
+# RED: arith.subf %[[X]], %[[M]] : tensor<4x256xf32, #[[B]]>
+
+# Bad options are reported.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel center_rows --signature "*fp32:16,*fp32:16,256" --emit tile-opt | not tile-opt --tgpu-assign-layouts="target=cuda:7x" 2>&1 | FileCheck %s --check-prefix=BAD
+# BAD: unknown target 'cuda:7x' (cuda:80 or cuda:90)
