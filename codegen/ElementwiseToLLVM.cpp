@@ -218,7 +218,14 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
   if (n == "math.exp2") return approx(L, true, 1.0, a[0]);
   if (n == "math.log") return approx(L, false, 0.6931471805599453, a[0]);
   if (n == "math.log2") return approx(L, false, 1.0, a[0]);
-  if (n == "math.sqrt") return intrinsic(L, llvm::Intrinsic::sqrt, a);
+  if (n == "math.sqrt") { // tl.sqrt: approximate in fp32 (tl.sqrt_rn is IEEE), as Triton
+    llvm::Type *t = a[0]->getType();
+    if (t->isDoubleTy())
+      return intrinsic(L, llvm::Intrinsic::sqrt, a);
+    llvm::Value *f = t->isFloatTy() ? a[0] : b.CreateFPExt(a[0], b.getFloatTy());
+    llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_sqrt_approx_ftz_f, {}, {f});
+    return t->isFloatTy() ? r : b.CreateFPTrunc(r, t);
+  }
   if (n == "math.rsqrt") return libdevice(L, "rsqrt", a);
   if (n == "math.absf") return intrinsic(L, llvm::Intrinsic::fabs, a);
   if (n == "math.absi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a[0], b.getFalse());

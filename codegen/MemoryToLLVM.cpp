@@ -227,6 +227,17 @@ LogicalResult load(Lowering &L, Operation *o) {
         vals.push_back(x);
       }
     } else {
+      // The destination registers start out holding `other` (zeros without
+      // one) and the predicated load overwrites them where the mask holds:
+      // no select per element. A vector's elements share their mask (the
+      // axis analysis bounds the width by the mask's constancy).
+      std::vector<llvm::Value *> init;
+      if (!other.empty() && !mask.empty()) {
+        init = pack(L, llvm::ArrayRef<llvm::Value *>(other).slice(g, vec), et, w);
+      } else {
+        for (unsigned i = 0; i < w.count; ++i)
+          init.push_back(llvm::ConstantInt::get(w.regType(L.ctx), 0));
+      }
       std::string outs, cons;
       for (unsigned i = 0; i < w.count; ++i) {
         outs += (i ? ", $" : "$") + std::to_string(i);
@@ -241,26 +252,27 @@ LogicalResult load(Lowering &L, Operation *o) {
                          cache + vsuf + "." + w.ptxType() + " " + outs + ", [$" +
                          std::to_string(aIdx) + "];";
       cons += ",b,l";
+      std::vector<llvm::Type *> argTys = {b.getInt1Ty(), ptrs[g]->getType()};
+      for (unsigned i = 0; i < w.count; ++i) {
+        cons += "," + std::to_string(i); // tied to output i
+        argTys.push_back(w.regType(L.ctx));
+      }
       std::vector<llvm::Type *> rts(w.count, w.regType(L.ctx));
       llvm::Type *rt = w.count == 1 ? rts[0] : llvm::StructType::get(L.ctx, rts);
       auto *ia = llvm::InlineAsm::get(
-          llvm::FunctionType::get(rt, {b.getInt1Ty(), ptrs[g]->getType()}, false),
-          text, cons,
+          llvm::FunctionType::get(rt, argTys, false), text, cons,
           // The asm names no memory operand, so without side effects LLVM
           // would take it for a pure function and merge two loads of one
           // address across a store between them.
           /*hasSideEffects=*/true);
       llvm::Value *pred = mask.empty() ? b.getTrue() : mask[g];
-      llvm::Value *call = b.CreateCall(ia, {pred, ptrs[g]});
+      std::vector<llvm::Value *> args = {pred, ptrs[g]};
+      args.insert(args.end(), init.begin(), init.end());
+      llvm::Value *call = b.CreateCall(ia, args);
       std::vector<llvm::Value *> words;
       for (unsigned i = 0; i < w.count; ++i)
         words.push_back(w.count == 1 ? call : b.CreateExtractValue(call, i));
       vals = unpack(L, words, et, vt, vec, w);
-      for (unsigned i = 0; i < vec; ++i) {
-        llvm::Value *alt = other.empty() ? llvm::Constant::getNullValue(vt) : other[g + i];
-        if (!mask.empty())
-          vals[i] = b.CreateSelect(mask[g + i], vals[i], alt);
-      }
     }
     out.insert(out.end(), vals.begin(), vals.end());
   }

@@ -34,6 +34,8 @@
 # LLVM IR: a PTX kernel of 128 threads; libdevice linked and inlined.
 # RUN: tritium compile %examples/layer_norm.py --kernel _layer_norm_fwd_fused --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,i32,fp32,1024" --target cuda:90 --emit llir | FileCheck %s --check-prefix=CHECK-LN
 # CHECK-LN: define ptx_kernel void @_layer_norm_fwd_fused(
+# tl.sqrt is the approximate square root in fp32, as in Triton.
+# CHECK-LN: call float @llvm.nvvm.sqrt.approx.ftz.f(
 # CHECK-LN: "nvvm.maxntid"="128"
 
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,leaky_relu" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-MM

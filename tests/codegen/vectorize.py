@@ -33,3 +33,19 @@ def copy_tile(X, Y, sxm, sxn, sym, syn, BM: tl.constexpr, BN: tl.constexpr):
     n = tl.arange(0, BN)
     x = tl.load(X + m[:, None] * sxm + n[None, :] * sxn)
     tl.store(Y + m[:, None] * sym + n[None, :] * syn, x)
+
+
+# A masked load with `other`: the destination registers start out holding
+# `other` (1.5 as two halves per word) and one predicated v4 load overwrites
+# them; no select per element follows.
+# RUN: tritium compile %s --kernel masked_copy --signature "*fp16:16,*fp16:16,i32:16,1024" --target cuda:90 --num-warps 4 --emit ptx | FileCheck %s --check-prefix=OTHER
+# OTHER-LABEL: .entry masked_copy(
+# OTHER: mov.b32 %r[[W:[0-9]+]], 1040203264;
+# OTHER: @%p[[P:[0-9]+]] ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r[[W]]}, [%rd{{[0-9]+}}];
+# OTHER-NOT: selp
+# OTHER: @%p[[P]] st.global.v4.b32
+@triton.jit
+def masked_copy(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n, other=1.5)
+    tl.store(Y + offs, x, mask=offs < n)
