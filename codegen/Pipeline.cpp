@@ -229,7 +229,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
 
   // 2. libdevice, 3. O3.
   if (!linkLibdevice(llmod, error) ||
-      !optimizeModule(llmod, options.computeCapability, error))
+      !optimizeModule(llmod, options.computeCapability, error, options.fpFusion))
     return false;
   out.llir = print(llmod);
   dump(kernel, "llir", out.llir);
@@ -237,7 +237,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     return true;
 
   // 4. PTX.
-  if (!emitPtx(llmod, options.computeCapability, out.ptx, error))
+  if (!emitPtx(llmod, options.computeCapability, out.ptx, error, options.fpFusion))
     return false;
   dump(kernel, "ptx", out.ptx);
   return true;

@@ -25,6 +25,9 @@ struct CudaCompileOptions {
   unsigned numStages = 3;
   /// Registers per thread the kernel may use (0: ptxas decides).
   unsigned maxRegisters = 0;
+  /// A multiply and an add may become one fused multiply-add (Triton's
+  /// enable_fp_fusion, on by default); off, every product and sum rounds.
+  bool fpFusion = true;
 };
 
 enum class CudaStage { TileGpu, LLIR, PTX };

@@ -126,7 +126,7 @@ namespace {
 Expected<std::shared_ptr<tritium::rt::CudaCompiled>>
 compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
             const std::string &arch, tritium::cuda::CudaDevice *dev, unsigned numWarps,
-            unsigned numStages, unsigned maxRegisters) {
+            unsigned numStages, unsigned maxRegisters, bool fpFusion) {
   using namespace tritium;
   using namespace tritium::rt;
   auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
@@ -142,7 +142,8 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
   }
   std::string options = "num_warps=" + std::to_string(numWarps) +
                         ";num_stages=" + std::to_string(numStages) +
-                        ";maxnreg=" + std::to_string(maxRegisters);
+                        ";maxnreg=" + std::to_string(maxRegisters) +
+                        ";fp_fusion=" + (fpFusion ? "1" : "0");
   std::string key = KernelCache::makeKey(ir, kernel, options, arch, compilerFingerprint());
   KernelCache cache;
   auto out = std::make_shared<CudaCompiled>();
@@ -171,6 +172,7 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
     copts.numWarps = numWarps;
     copts.numStages = numStages;
     copts.maxRegisters = maxRegisters;
+    copts.fpFusion = fpFusion;
     codegen::CudaKernelArtifacts art;
     std::string error;
     if (!codegen::compileForCuda(module, kernel, copts, art, error))
@@ -214,22 +216,23 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
 Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
                                   unsigned numWarps, unsigned numStages,
-                                  unsigned maxRegisters) {
+                                  unsigned maxRegisters, bool fpFusion) {
   std::string why;
   cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
   if (!dev)
     return Error{"no CUDA device: " + why, Error::Runtime};
   return compileCuda(module, kernel, dev->computeCapability(), dev->arch(), dev, numWarps,
-                     numStages, maxRegisters);
+                     numStages, maxRegisters, fpFusion);
 }
 
 Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel,
                                   unsigned cc, unsigned numWarps, unsigned numStages,
-                                  unsigned maxRegisters) {
+                                  unsigned maxRegisters, bool fpFusion) {
   // Hopper's wgmma and setmaxnreg need the architecture-specific target.
   std::string arch = "sm_" + std::to_string(cc) + (cc >= 90 ? "a" : "");
-  return compileCuda(module, kernel, cc, arch, nullptr, numWarps, numStages, maxRegisters);
+  return compileCuda(module, kernel, cc, arch, nullptr, numWarps, numStages, maxRegisters,
+                     fpFusion);
 }
 
 bool tritium::rt::cudaLoaded(const CudaCompiled &k) { return bool(k.kernel); }

@@ -33,12 +33,13 @@ std::optional<int> cudaDeviceAttribute(int attribute, std::string *why);
 Expected<std::shared_ptr<CudaCompiled>>
 compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
                      unsigned numWarps, unsigned numStages,
-                     unsigned maxRegisters = 0);
+                     unsigned maxRegisters = 0, bool fpFusion = true);
 /// The same for compute capability `cc` without a device (cross
 /// compilation): the artifacts only, nothing loaded.
 Expected<std::shared_ptr<CudaCompiled>>
 compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
-                     unsigned numWarps, unsigned numStages, unsigned maxRegisters = 0);
+                     unsigned numWarps, unsigned numStages, unsigned maxRegisters = 0,
+                     bool fpFusion = true);
 
 /// Launches with the runtime arguments the kernel's LLVM signature takes
 /// (constexprs and ints folded as 1 already dropped): buffers carry device

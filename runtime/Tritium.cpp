@@ -428,7 +428,8 @@ KernelState::specializeSignature(const std::string &sig, const LaunchOptions &op
                                  const std::vector<Arg> *bound) {
   std::string key = sig + ";num_warps=" + std::to_string(options.numWarps) +
                     ";num_stages=" + std::to_string(options.numStages) +
-                    ";maxnreg=" + std::to_string(options.maxnreg);
+                    ";maxnreg=" + std::to_string(options.maxnreg) +
+                    (options.enableFpFusion ? "" : ";no_fp_fusion");
   auto it = cache.find(key);
   if (it != cache.end())
     return last = &it->second;
@@ -504,7 +505,7 @@ static std::optional<Error> ensureGpu(Specialization &sp, const std::string &ker
   sp.infoReady = false;
   auto compiled = rt::compileForCudaDevice(*sp.compiled.module, kernel,
                                            options.numWarps, options.numStages,
-                                           unsigned(options.maxnreg));
+                                           unsigned(options.maxnreg), options.enableFpFusion);
   if (!compiled)
     return compiled.error();
   sp.gpu = *compiled;
@@ -522,7 +523,8 @@ std::optional<Error> Kernel::compileSignature(const std::string &signature,
   if (cudaComputeCapability && (!sp.gpu || sp.gpuTarget != cudaComputeCapability)) {
     auto compiled = rt::compileForCudaTarget(*sp.compiled.module, state_->src.kernel,
                                              cudaComputeCapability, options.numWarps,
-                                             options.numStages, unsigned(options.maxnreg));
+                                             options.numStages, unsigned(options.maxnreg),
+                                             options.enableFpFusion);
     if (!compiled)
       return compiled.error();
     sp.gpu = *compiled;

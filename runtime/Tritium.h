@@ -285,6 +285,8 @@ struct LaunchOptions {
   int numStages = 3; // likewise
   /// Register limit per thread on the GPU (0: none), as Triton's maxnreg.
   int maxnreg = 0;
+  /// Multiplies and adds may fuse on the GPU (Triton's enable_fp_fusion).
+  bool enableFpFusion = true;
   /// Run programs one after another in program-id order (reproducible
   /// prints and races).
   bool deterministic = false;

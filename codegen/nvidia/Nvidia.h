@@ -21,14 +21,18 @@ class TargetMachine;
 namespace tritium::codegen {
 
 /// The NVPTX target machine for sm_<cc> (cached; null if NVPTX is missing).
-llvm::TargetMachine *targetMachine(unsigned cc);
+/// `fpFusion`: a multiply and an add may become one fma (otherwise every
+/// product and sum rounds, and PTX says so with .rn).
+llvm::TargetMachine *targetMachine(unsigned cc, bool fpFusion = false);
 /// Path of libdevice.10.bc: TRITIUM_LIBDEVICE, CUDA_HOME, /usr/local/cuda.
 std::string findLibdevice();
 /// Links libdevice when `m` calls __nv_* functions.
 bool linkLibdevice(llvm::Module &m, std::string &error);
 /// Verifies and runs the O3 pipeline.
-bool optimizeModule(llvm::Module &m, unsigned cc, std::string &error);
-bool emitPtx(llvm::Module &m, unsigned cc, std::string &ptx, std::string &error);
+bool optimizeModule(llvm::Module &m, unsigned cc, std::string &error,
+                    bool fpFusion = false);
+bool emitPtx(llvm::Module &m, unsigned cc, std::string &ptx, std::string &error,
+             bool fpFusion = false);
 
 } // namespace tritium::codegen
 

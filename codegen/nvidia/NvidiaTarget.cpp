@@ -141,7 +141,7 @@ tritium::codegen::createNvidiaTargetInfo(unsigned computeCapability) {
   return std::make_unique<NvidiaTargetInfo>(computeCapability);
 }
 
-llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc) {
+llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc, bool fpFusion) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -150,9 +150,9 @@ llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc) {
     LLVMInitializeNVPTXAsmPrinter();
   });
   static std::mutex mu;
-  static std::map<unsigned, std::unique_ptr<llvm::TargetMachine>> cache;
+  static std::map<std::pair<unsigned, bool>, std::unique_ptr<llvm::TargetMachine>> cache;
   std::lock_guard<std::mutex> lock(mu);
-  auto &tm = cache[cc];
+  auto &tm = cache[{cc, fpFusion}];
   if (!tm) {
     std::string err;
     llvm::Triple triple(kTriple);
@@ -160,6 +160,8 @@ llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc) {
     if (!t)
       return nullptr;
     llvm::TargetOptions opts;
+    if (fpFusion)
+      opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
     // sm_90a: Hopper's architecture-specific instructions (wgmma).
     tm.reset(t->createTargetMachine(triple, "sm_" + std::to_string(cc) + (cc == 90 ? "a" : ""),
                                     // PTX 8.4 for fp8 mma.sync (sm_89+).
@@ -229,8 +231,8 @@ bool tritium::codegen::linkLibdevice(llvm::Module &m, std::string &error) {
 }
 
 bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
-                                      std::string &error) {
-  llvm::TargetMachine *tm = targetMachine(cc);
+                                      std::string &error, bool fpFusion) {
+  llvm::TargetMachine *tm = targetMachine(cc, fpFusion);
   if (!tm) {
     error = "the NVPTX target is not available in this build";
     return false;
@@ -257,8 +259,8 @@ bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
 }
 
 bool tritium::codegen::emitPtx(llvm::Module &m, unsigned cc, std::string &ptx,
-                               std::string &error) {
-  llvm::TargetMachine *tm = targetMachine(cc);
+                               std::string &error, bool fpFusion) {
+  llvm::TargetMachine *tm = targetMachine(cc, fpFusion);
   if (!tm) {
     error = "the NVPTX target is not available in this build";
     return false;

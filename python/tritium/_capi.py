@@ -69,7 +69,8 @@ class LaunchOptions(ctypes.Structure):
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
                 ("num_ctas", ctypes.c_int), ("maxnreg", ctypes.c_int),
                 ("deterministic", ctypes.c_int), ("threads", ctypes.c_int),
-                ("device", ctypes.c_int), ("stream", ctypes.c_void_p)]
+                ("device", ctypes.c_int), ("stream", ctypes.c_void_p),
+                ("enable_fp_fusion", ctypes.c_int)]
 
 
 DEVICE_INTERPRETER = 0

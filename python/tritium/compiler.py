@@ -118,7 +118,8 @@ def compile(src, target=None, options=None):
     opts = fn._options({"num_warps": options.get("num_warps", 4),
                         "num_stages": options.get("num_stages", 3),
                         "num_ctas": options.get("num_ctas", 1),
-                        "maxnreg": options.get("maxnreg")})
+                        "maxnreg": options.get("maxnreg"),
+                        "enable_fp_fusion": options.get("enable_fp_fusion")})
     return _compile_signature(fn, kernel, signature, opts, _cuda_cc(target), options)
 
 
@@ -153,6 +154,7 @@ def warmup_for_arch(fn, compiled, arch, options):
     opts = fn._options({"num_warps": options.get("num_warps", 4),
                         "num_stages": options.get("num_stages", 3),
                         "num_ctas": options.get("num_ctas", 1),
-                        "maxnreg": options.get("maxnreg")})
+                        "maxnreg": options.get("maxnreg"),
+                        "enable_fp_fusion": options.get("enable_fp_fusion")})
     return _compile_signature(fn, compiled._kernel, compiled.metadata.signature, opts,
                               90 if cc >= 90 else 80, options)

@@ -41,9 +41,9 @@ _PROFILER = None
 
 # Launch keyword arguments (Triton's backend options) and their defaults.
 LAUNCH_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1,
-                  "maxnreg": None}
+                  "maxnreg": None, "enable_fp_fusion": None}
 # Accepted and ignored: they have no meaning on the interpreter.
-IGNORED_OPTIONS = ("enable_fp_fusion", "launch_cooperative_grid",
+IGNORED_OPTIONS = ("launch_cooperative_grid",
                    "launch_pdl", "stream", "sanitize_overflow",
                    "extern_libs", "ir_override", "ptx_options", "arch")
 
@@ -68,6 +68,16 @@ class _Kernel:
     @property
     def num_compiles(self):
         return self._lib.tritium_kernel_num_compiles(self.handle)
+
+
+def _fp_fusion(value):
+    """Whether multiplies and adds may fuse on the GPU: the launch's
+    ``enable_fp_fusion``, else TRITON_DEFAULT_FP_FUSION (on by default), as
+    in Triton."""
+    if value is None:
+        return os.environ.get("TRITON_DEFAULT_FP_FUSION", "1") not in ("0", "", "false",
+                                                                      "False")
+    return bool(value)
 
 
 def _interpret_forced():
@@ -511,6 +521,7 @@ class JITFunction(KernelInterface):
             o.num_stages = int(options["num_stages"])
             o.num_ctas = int(options["num_ctas"])
             o.maxnreg = int(options["maxnreg"] or 0)
+            o.enable_fp_fusion = int(_fp_fusion(options.get("enable_fp_fusion")))
         except (TypeError, ValueError) as e:
             raise TypeError("launch options must be ints: %s" % e) from None
         if o.num_warps < 1 or o.num_warps & (o.num_warps - 1) or o.num_warps > 32:
@@ -531,7 +542,7 @@ class JITFunction(KernelInterface):
     def _launch_options(self, extra):
         """(packed launch options, debug) for the non-parameter keywords
         `extra` of a launch; raises as ``bind`` does on unknown ones."""
-        num_warps, num_stages, num_ctas, maxnreg = 4, 3, 1, None
+        num_warps, num_stages, num_ctas, maxnreg, fusion = 4, 3, 1, None, None
         debug = self.debug
         for key, value in extra.items():
             if key == "num_warps":
@@ -542,6 +553,8 @@ class JITFunction(KernelInterface):
                 num_ctas = core._unwrap(value)
             elif key == "maxnreg":
                 maxnreg = core._unwrap(value)
+            elif key == "enable_fp_fusion":
+                fusion = core._unwrap(value)
             elif key == "debug":
                 debug = bool(value)
             elif key not in IGNORED_OPTIONS:
@@ -549,13 +562,14 @@ class JITFunction(KernelInterface):
                     "%s got an unknown keyword argument '%s' (its "
                     "parameters: %s)" % (self.__name__, key,
                                          ", ".join(self.arg_names)))
-        key = (num_warps, num_stages, num_ctas, maxnreg)
+        key = (num_warps, num_stages, num_ctas, maxnreg, fusion)
         try:
             return self._fast_options[key], debug
         except (KeyError, TypeError):
             pass
         o = self._options({"num_warps": num_warps, "num_stages": num_stages,
-                           "num_ctas": num_ctas, "maxnreg": maxnreg})
+                           "num_ctas": num_ctas, "maxnreg": maxnreg,
+                           "enable_fp_fusion": fusion})
         packed = bytes(o)
         try:
             if len(self._fast_options) < 64:

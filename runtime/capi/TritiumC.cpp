@@ -219,6 +219,7 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
   if (o) {
     opts.numWarps = o->num_warps;
     opts.maxnreg = o->maxnreg;
+    opts.enableFpFusion = o->enable_fp_fusion != 0;
     opts.numStages = o->num_stages;
     opts.deterministic = o->deterministic != 0;
     opts.threads = o->threads;
@@ -448,6 +449,7 @@ tritium_launch_options tritium_launch_options_default(void) {
   o.num_stages = 3;
   o.num_ctas = 1;
   o.maxnreg = 0;
+  o.enable_fp_fusion = 1;
   o.deterministic = 0;
   o.threads = 0;
   o.device = TRITIUM_DEVICE_INTERPRETER;

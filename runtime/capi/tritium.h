@@ -246,6 +246,8 @@ typedef struct tritium_launch_options {
   void *stream;      /* the CUstream a GPU launch goes on (NULL: the
                         legacy default stream); torch's current stream
                         from Python */
+  int enable_fp_fusion; /* 1 (default): a multiply and an add may become one
+                           fused multiply-add on the GPU, as in Triton */
 } tritium_launch_options;
 
 typedef enum tritium_device {

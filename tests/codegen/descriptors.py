@@ -132,7 +132,7 @@ def desc_3d(x, out, A, B, C):
 # RUN: tritium compile %S/../../conformance/kernels/control.py --kernel descriptor_kernel --signature "*fp32:16,*fp32:16,i32,i32,16,32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-CONF
 # CHECK-CONF-LABEL: .entry descriptor_kernel(
 # CHECK-CONF: @%p{{[0-9]+}} ld.global.v4.b32
-# CHECK-CONF: mul.rn.f32
+# CHECK-CONF: mul.f32
 # CHECK-CONF: @%p{{[0-9]+}} st.global.v4.b32
 # RUN: tritium compile %S/../../conformance/kernels/misc.py --kernel desc_extras_kernel --signature "*fp32:16,*i32:16,*fp32:16,*fp32:16,i32,8" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-EXTRAS
 # CHECK-EXTRAS-LABEL: .entry desc_extras_kernel(

@@ -86,3 +86,28 @@ def test_warmup_for_another_arch(arch, monkeypatch):
     assert ".target sm_%s" % arch[2:] in h.asm["ptx"]
     with pytest.raises(ValueError, match="arch 'sm70' is not supported"):
         scale_kernel.warmup(x, x, 256, 2.0, BLOCK=256, arch="sm70", grid=(1,))
+
+
+@triton.jit
+def axpb_kernel(x_ptr, out_ptr, a, b, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) * a + b)
+
+
+def test_fp_fusion_option(monkeypatch):
+    """Multiplies and adds fuse by default, as in Triton; enable_fp_fusion=False
+    (or TRITON_DEFAULT_FP_FUSION=0) rounds each of them."""
+    src = ASTSource(fn=axpb_kernel,
+                    signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "a": "fp32",
+                               "b": "fp32", "BLOCK": "constexpr"},
+                    constexprs={"BLOCK": 128})
+    target = GPUTarget("cuda", 90, 32)
+    fused = triton.compile(src, target=target, options={"num_warps": 1}).asm["ptx"]
+    assert "fma.rn.f32" in fused and "mul.rn.f32" not in fused
+    plain = triton.compile(src, target=target,
+                           options={"num_warps": 1, "enable_fp_fusion": False}).asm["ptx"]
+    assert "fma.rn.f32" not in plain
+    assert "mul.rn.f32" in plain and "add.rn.f32" in plain
+    monkeypatch.setenv("TRITON_DEFAULT_FP_FUSION", "0")
+    env = triton.compile(src, target=target, options={"num_warps": 1}).asm["ptx"]
+    assert "fma.rn.f32" not in env

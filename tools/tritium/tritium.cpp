@@ -44,6 +44,7 @@ struct CompileCmd {
   std::string target;
   bool report = false;
   int maxnreg = 0;
+  bool noFpFusion = false;
   std::vector<std::string> modules; // NAME=PATH
 };
 
@@ -89,6 +90,7 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
   opts.numWarps = cmd.numWarps;
   opts.numStages = cmd.numStages;
   opts.maxRegisters = unsigned(cmd.maxnreg);
+  opts.fpFusion = !cmd.noFpFusion;
   tritium::codegen::CudaKernelArtifacts art;
   std::string error;
   if (!tritium::codegen::compileForCuda(module, cmd.kernel, opts, art, error, last)) {
@@ -239,6 +241,9 @@ int main(int argc, char **argv) {
                              "cubin"}));
   compile->add_option("--target", cmd.target,
                       "GPU target for tile-gpu/llir/ptx/cubin: cuda:80 or cuda:90");
+  compile->add_flag("--no-fp-fusion", cmd.noFpFusion,
+                    "round every product and sum (no fused multiply-adds; Triton's "
+                    "enable_fp_fusion=False)");
   compile->add_option("--maxnreg", cmd.maxnreg, "registers per thread on the GPU (0: no limit)")
       ->check(CLI::Range(0, 255));
   compile->add_flag("--report", cmd.report,
