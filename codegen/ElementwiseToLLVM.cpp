@@ -106,7 +106,9 @@ llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
   if (exp) {
     if (scale != 1.0)
       f = L.b.CreateFMul(f, llvm::ConstantFP::get(L.b.getFloatTy(), scale));
-    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx, {L.b.getFloatTy()}, {f});
+    // Flushing subnormals, as Triton's exp/exp2 do: without it ptxas wraps
+    // every MUFU.EX2 in a rescaling for subnormal results.
+    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz, {L.b.getFloatTy()}, {f});
   } else {
     r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_lg2_approx_f, {}, {f});
     if (scale != 1.0)

@@ -613,6 +613,14 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
             ctx, llvm::Align(div.getInt())));
     // No `noalias`: kernels are often launched with one buffer for two
     // parameters (in-place updates), as Triton allows.
+    // An integer the launch guarantees divisible (`i32:16`) says so to
+    // LLVM, which folds the checks and index math that depend on it.
+    if (auto div = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+      if (a->getType()->isIntegerTy() && div.getInt() > 1 &&
+          llvm::isPowerOf2_64(uint64_t(div.getInt()))) {
+        llvm::Value *low = b.CreateAnd(a, llvm::ConstantInt::get(a->getType(), div.getInt() - 1));
+        b.CreateAssumption(b.CreateICmpEQ(low, llvm::ConstantInt::get(a->getType(), 0)));
+      }
     set(arg, Lowered{nullptr, {a}});
   }
   if (globalScratchBytes) {

@@ -899,6 +899,15 @@ void tmaOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps, int64_t &n
 }
 } // namespace
 
+namespace {
+/// Shared memory left to the lowering's staging area (conversions,
+/// reductions, epilogues) when the slots are sized. Only what a kernel's
+/// loops stage while their slots are live counts (the rest reuses the
+/// slots); a kernel that needs more is compiled again with the excess held
+/// back (compileForCuda).
+constexpr int64_t kScratchReserve = 0;
+} // namespace
+
 void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
                                      unsigned computeCapability, unsigned numWarps,
                                      int64_t holdBack) {
@@ -911,7 +920,7 @@ void tritium::codegen::pipelineLoads(mlir::ModuleOp module, unsigned stages,
   int64_t nextBuffer = 0;
   // First, so that a wait for these copies comes before the loops' first
   // copies (which go right before each loop).
-  SharedBudget budget{int64_t(sharedLimit(computeCapability)) - 32 * 1024 - holdBack};
+  SharedBudget budget{int64_t(sharedLimit(computeCapability)) - kScratchReserve - holdBack};
   if (computeCapability >= 80) {
     tmaOutsideLoops(module, computeCapability, numWarps, nextBuffer, budget);
     descriptorLoadsOutsideLoops(module, computeCapability, numWarps);
