@@ -52,7 +52,7 @@
 
 # RUN: tritium compile %examples/attention.py --kernel _attn_fwd --signature "*fp16:16,*fp16:16,*fp16:16,fp32,*fp16:16,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,64,128,64,True" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-ATTN
 # CHECK-ATTN-LABEL: .entry _attn_fwd(
-# CHECK-ATTN: ex2.approx.f32
+# CHECK-ATTN: ex2.approx.ftz.f32
 
 # Assembled by ptxas for both targets, with the resource report.
 # REQUIRES: ptxas
