@@ -119,6 +119,34 @@ def _ndarray_packer(np):
     return pack
 
 
+def _torch_packer(torch):
+    """A packer for torch tensors: a contiguous CUDA tensor of a known dtype
+    that joins a GPU launch packs straight from its data pointer; anything
+    else (host tensors, strided views, the first tensor when no GPU is
+    usable, mixed devices) takes the general path and its checks."""
+    dtypes = {}
+    for name, dt in _TORCH.items():
+        t = getattr(torch, name, None)
+        if isinstance(t, torch.dtype):
+            dtypes[t] = dt
+    buffer_kind = _capi.ARG_BUFFER
+    state = _launch_state
+
+    def pack(name, value, flags):
+        dt = dtypes.get(value.dtype)
+        if dt is None or not value.is_cuda or not value.is_contiguous():
+            return _pack_generic(name, value, flags)
+        if state.device != "cuda" or state.copies:
+            if state.device is not None or state.copies or \
+                    not _capi.cuda_available()[0]:
+                return _pack_generic(name, value, flags)
+            state.note(name, "cuda")
+        return _PACK_BUFFER(buffer_kind, flags, value.data_ptr(),
+                            value.numel() * value.element_size(), dt)
+
+    return pack
+
+
 # Literal records point at these NUL-terminated texts, kept for the life
 # of the process (a few: None, and the constexprs written into tuples).
 _LITERAL_TEXTS = {}
@@ -190,6 +218,10 @@ def _packer(tp):
         if np is not None and isinstance(tp, type) and issubclass(
                 tp, np.ndarray):
             packer = _ndarray_packer(np) or _pack_generic
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(tp, type) and issubclass(
+                tp, torch.Tensor):
+            packer = _torch_packer(torch)
         _PACKERS[tp] = packer
     return packer
 
@@ -286,6 +318,13 @@ def _current_stream():
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
+    try:
+        # What torch.cuda.current_stream().cuda_stream reads, without
+        # making a Stream object (as Triton's launcher does).
+        c = torch._C
+        return c._cuda_getCurrentRawStream(c._cuda_getDevice())
+    except Exception:  # noqa: BLE001 - an older torch: the public way
+        pass
     try:
         return torch.cuda.current_stream().cuda_stream
     except Exception:  # noqa: BLE001 - no usable torch.cuda: the default
