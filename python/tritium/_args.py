@@ -331,14 +331,23 @@ def _current_stream():
         return 0
 
 
+_DEVICE_OPTIONS = {}
+
+
 def _with_device(options, device):
     """Packed launch options with the `device` field set; a GPU launch goes
-    on torch's current stream."""
-    o = _capi.LaunchOptions.from_buffer_copy(options)
-    o.device = device
-    if device == _capi.DEVICE_CUDA:
-        o.stream = _current_stream() or None
-    return bytes(o)
+    on torch's current stream. (Cached per options, device and stream.)"""
+    stream = _current_stream() if device == _capi.DEVICE_CUDA else 0
+    key = (options, device, stream)
+    out = _DEVICE_OPTIONS.get(key)
+    if out is None:
+        o = _capi.LaunchOptions.from_buffer_copy(options)
+        o.device = device
+        o.stream = stream or None
+        out = bytes(o)
+        if len(_DEVICE_OPTIONS) < 1024:
+            _DEVICE_OPTIONS[key] = out
+    return out
 
 
 def _buffer(name, value):
