@@ -334,7 +334,14 @@ LogicalResult lowerElementwise(Lowering &L, Operation *op) {
                       ? L.convert(v, *layout)
                       : std::vector<llvm::Value *>(layout->numRegs(), L.scalar(v)));
   Lowered out{layout, {}};
+  // Elements equal in runs (a mask compared against a bound divisible by
+  // the run) are computed once per run.
+  unsigned same = L.constantRegs(op->getResult(0), *layout);
   for (unsigned r = 0; r < layout->numRegs(); ++r) {
+    if (r & same) {
+      out.regs.push_back(out.regs[r & ~same]);
+      continue;
+    }
     std::vector<llvm::Value *> args;
     for (auto &in : ins)
       args.push_back(in[r]);

@@ -122,6 +122,24 @@ LayoutRef Lowering::assigned(Type t) {
   return l;
 }
 
+unsigned Lowering::constantRegs(Value v, const LinearLayout &layout) {
+  if (!constancyHint)
+    return 0;
+  unsigned mask = 0;
+  const auto &bases = layout.bases(LinearLayout::Reg);
+  for (unsigned i = 0; i < bases.size(); ++i) {
+    // A register bit that moves along one dimension by less than the run
+    // length stays inside an aligned run of equal elements.
+    int dim = -1;
+    for (unsigned d = 0; d < bases[i].size(); ++d)
+      if (bases[i][d])
+        dim = dim < 0 ? int(d) : -2;
+    if (dim >= 0 && bases[i][dim] < constancyHint(v, unsigned(dim)))
+      mask |= 1u << i;
+  }
+  return mask;
+}
+
 //===----------------------------------------------------------------------===//
 // Values
 //===----------------------------------------------------------------------===//

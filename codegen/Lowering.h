@@ -94,6 +94,13 @@ public:
   /// Queries of the axis analysis (may be null: no vectorization).
   std::function<unsigned(mlir::Value ptr, mlir::Value mask, unsigned dim)>
       vectorWidthHint;
+  /// Elements of `v` (a tensor) known equal in aligned runs along `dim`
+  /// (the axis analysis's constancy; may be empty: 1).
+  std::function<int64_t(mlir::Value v, unsigned dim)> constancyHint;
+  /// The registers of a `layout` value that repeat an earlier register
+  /// because its elements are equal in runs (constancyHint): a mask of
+  /// register bits; register r holds what register r & ~mask holds.
+  unsigned constantRegs(mlir::Value v, const LinearLayout &layout);
 
   /// Lowers `func` into an LLVM kernel of the same name. On failure the
   /// reason, with the op's location, is in `error`.

@@ -211,6 +211,10 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     out.tileGpu = s;
   }
   lowering.vectorWidthHint = vectorWidth;
+  lowering.constancyHint = [&axis](mlir::Value v, unsigned dim) -> int64_t {
+    const mlir::tile::AxisInfo *info = axis->get(v);
+    return info && dim < info->getRank() ? info->getConstancy(dim) : 1;
+  };
   if (mlir::failed(lowering.lowerKernel(func))) {
     error = lowering.error;
     return false;

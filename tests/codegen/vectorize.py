@@ -49,3 +49,19 @@ def masked_copy(X, Y, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(X + offs, mask=offs < n, other=1.5)
     tl.store(Y + offs, x, mask=offs < n)
+
+
+# A mask that is constant in runs (offsets from a multiple of BLOCK against
+# a bound divisible by 16) is compared once per run of four elements, for
+# the load, the where and the store alike: two compares for the two runs
+# each thread holds.
+# RUN: tritium compile %s --kernel masked_where --signature "*fp32:16,*fp32:16,i32:16,1024" --target cuda:90 --num-warps 4 --emit ptx | FileCheck %s --check-prefix=RUNS
+# RUNS-LABEL: .entry masked_where(
+# RUNS-COUNT-2: setp.lt.s32
+# RUNS-NOT: setp.lt.s32
+# RUNS: ret;
+@triton.jit
+def masked_where(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n, other=0.)
+    tl.store(Y + offs, tl.where(offs < n, x * x, 1.0), mask=offs < n)
