@@ -134,8 +134,15 @@ private:
   llvm::DenseMap<Value, LayoutRef> lay_;
   /// Tiles read in place from shared memory, with their encoding.
   llvm::DenseMap<Value, Attribute> shared_;
-  /// Encodings given by their rule rather than found from the map.
+  /// Encodings given by their rule rather than found from the map (and
+  /// the same in the order they were given, for naming).
   llvm::DenseMap<Value, Attribute> fixed_;
+  std::vector<Attribute> fixedOrder_;
+  void fix(Value v, Attribute enc) {
+    fixed_[v] = enc;
+    if (!llvm::is_contained(fixedOrder_, enc))
+      fixedOrder_.push_back(enc);
+  }
   /// The layout each operand is needed in (re-laying out a loop body
   /// overwrites its entries).
   std::map<OpOperand *, LayoutRef> want_;
@@ -568,7 +575,7 @@ LogicalResult Assigner::op(Operation *op) {
       auto rt = dyn_cast<RankedTensorType>(r.getType());
       auto m = rt ? tgpu::toLinearLayout(slice, rt.getShape(), o.warpSize) : std::nullopt;
       if (m && *m == *out)
-        fixed_[r] = slice;
+        fix(r, slice);
     }
     return success();
   }
@@ -647,7 +654,7 @@ LogicalResult Assigner::op(Operation *op) {
       int64_t M = ct.getShape()[0], N = ct.getShape()[1];
       auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);
       bool wg = dotUsesWgmma(d, o.computeCapability, o.numWarps);
-      fixed_[d] = tgpu::MmaEncodingAttr::get(op->getContext(), wg ? 3 : 2, {wm, wn});
+      fix(d, tgpu::MmaEncodingAttr::get(op->getContext(), wg ? 3 : 2, {wm, wn}));
       set(d, share(wg ? LinearLayout::wgmmaAccumulator(M, N, wm / 4, wn)
                       : LinearLayout::mmaAccumulator(M, N, wm, wn)));
     } else {
@@ -680,7 +687,7 @@ Attribute Assigner::encodingFor(const LinearLayout &l, RankedTensorType t) {
     auto m = tgpu::toLinearLayout(enc, t.getShape(), o.warpSize);
     return m && *m == l;
   };
-  for (auto &[v, enc] : fixed_)
+  for (Attribute enc : fixedOrder_)
     if (same(enc))
       return enc;
   return layoutEncoding(l, t, o);
@@ -717,11 +724,16 @@ void Assigner::write(func::FuncOp func) {
   };
   // Conversions first (the operands' types are still the plain ones).
   std::vector<std::pair<OpOperand *, LayoutRef>> moves;
-  for (auto &[u, l] : want_) {
-    LayoutRef have = get(u->get());
-    if (have && *have != *l && !shared_.count(u->get()))
-      moves.push_back({u, l});
-  }
+  func.walk([&](Operation *op) { // in program order
+    for (OpOperand &u : op->getOpOperands()) {
+      auto it = want_.find(&u);
+      if (it == want_.end())
+        continue;
+      LayoutRef have = get(u.get());
+      if (have && *have != *it->second && !shared_.count(u.get()))
+        moves.push_back({&u, it->second});
+    }
+  });
   func.walk([&](Operation *op) {
     for (Region &r : op->getRegions())
       for (Block &b : r)
