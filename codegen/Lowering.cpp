@@ -466,22 +466,6 @@ std::vector<llvm::Value *> Lowering::convert(Value v, const LinearLayout &to) {
   return convertRegs(copy, llvmType(v.getType()), to);
 }
 
-/// A layout of `shape` (with 1s where `to` may be larger) that holds, in
-/// each register, the element `to` holds there with broadcast dims zeroed.
-static LinearLayout projectTo(const LinearLayout &to,
-                              llvm::ArrayRef<int64_t> shape) {
-  std::vector<Coord> bases[3];
-  for (int k = 0; k < 3; ++k)
-    for (Coord c : to.bases(LinearLayout::InDim(k))) {
-      for (unsigned d = 0; d < c.size(); ++d)
-        if (shape[d] == 1)
-          c[d] = 0;
-      bases[k].push_back(c);
-    }
-  return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()),
-                      bases[0], bases[1], bases[2]);
-}
-
 FailureOr<std::vector<llvm::Value *>>
 Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
   Operation *op = v.getDefiningOp();
@@ -504,7 +488,6 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
     }
     return tryRematerialize(x, want, depth + 1);
   };
-  llvm::StringRef name = op->getName().getStringRef();
   // A conversion the layout assignment placed: its source is recomputed
   // in `to` instead.
   if (auto cv = dyn_cast<tgpu::ConvertLayoutOp>(op))
@@ -521,18 +504,8 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
       (isa<arith::ConstantOp>(op) && isa<SplatElementsAttr>(
                                          cast<arith::ConstantOp>(op).getValue())))
     return std::vector<llvm::Value *>(to.numRegs(), get(v).regs.front());
-  if (auto ed = dyn_cast<mlir::tile::ExpandDimsOp>(op)) {
-    std::vector<Coord> bases[3];
-    unsigned axis = ed.getAxis();
-    for (int k = 0; k < 3; ++k)
-      for (Coord c : to.bases(LinearLayout::InDim(k))) {
-        c.erase(c.begin() + axis);
-        bases[k].push_back(c);
-      }
-    std::vector<int64_t> shape = to.shape();
-    shape.erase(shape.begin() + axis);
-    return operandIn(ed.getSrc(), LinearLayout(shape, bases[0], bases[1], bases[2]));
-  }
+  if (auto ed = dyn_cast<mlir::tile::ExpandDimsOp>(op)) // `to` without the unit dim
+    return operandIn(ed.getSrc(), to.sliceDim(ed.getAxis()));
   if (auto rs = dyn_cast<mlir::tile::ReshapeOp>(op)) {
     // The same elements in the same registers, read through the row-major
     // reshape (a block pointer's offsets shaped [B0, 1] or [1, B1]).
@@ -543,17 +516,14 @@ Lowering::tryRematerialize(Value v, const LinearLayout &to, int depth) {
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) {
     // The source has fewer elements: when it cannot be recomputed, it is
     // the one that moves through shared memory, not the broadcast tile.
-    LinearLayout src =
-        projectTo(to, cast<RankedTensorType>(bc.getSrc().getType()).getShape());
+    auto srcShape = cast<RankedTensorType>(bc.getSrc().getType()).getShape();
+    LinearLayout src = to.projectTo(std::vector<int64_t>(srcShape.begin(), srcShape.end()));
     auto r = operandIn(bc.getSrc(), src);
     if (succeeded(r) || !get(bc.getSrc()).layout)
       return r;
     return convert(bc.getSrc(), src);
   }
-  bool elementwise = name.starts_with("arith.") || name == "tile.addptr" ||
-                     name == "tile.bitcast" || name == "tile.int_to_ptr" ||
-                     name == "tile.ptr_to_int";
-  if (!elementwise || isa<arith::ConstantOp>(op))
+  if (!isRecomputableElementwise(op))
     return failure();
   std::vector<std::vector<llvm::Value *>> ins;
   for (Value x : op->getOperands()) {

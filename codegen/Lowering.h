@@ -116,12 +116,6 @@ public:
   /// on them) are recomputed in `to`, anything else moves through shared
   /// memory.
   std::vector<llvm::Value *> convert(mlir::Value v, const LinearLayout &to);
-  /// `v` in layout `to` when it is already there within each thread or its
-  /// producers can be recomputed there (no shared memory); else failure.
-  mlir::FailureOr<std::vector<llvm::Value *>> rematerialize(mlir::Value v,
-                                                           const LinearLayout &to) {
-    return tryRematerialize(v, to, 0);
-  }
   /// Same for registers without a producer to recompute.
   /// `padLast` elements of padding after each row of the staging area
   /// (to spread a tile's rows over the shared memory banks).
@@ -196,10 +190,6 @@ public:
   std::map<int64_t, SharedBuffer> sharedBuffers;
   /// Whether the slots `copy` fills hold its tile transposed.
   bool storeTransposed(mlir::tgpu::AsyncCopyOp copy);
-  /// The layout `copy` reads global memory in: the default one, or for a
-  /// slot holding the tile transposed the one with the first dimension
-  /// fastest.
-  LayoutRef asyncCopyLayout(mlir::tgpu::AsyncCopyOp copy);
   unsigned scratchBase = 0; ///< bytes taken by sharedBuffers
   /// The buffers are live from the first copy into them to the last op of
   /// the kernel's body that uses them; meanwhile the staging area sits

@@ -495,29 +495,11 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   const Lowering::SharedBuffer &buf = L.sharedBuffers.at(op.getBuffer());
   LayoutRef layout = L.get(op.getPtr()).layout;
   std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
-  // The copy lands in shared memory, so the access may use any layout: the
-  // default one (the widest runs along the last dimension; along the first
-  // for a slot holding the tile transposed) when the pointers and the mask
-  // can be recomputed there without moving data.
+  // The layout assignment gave the pointers the layout the copy reads in:
+  // the widest runs along the last dimension, along the first for a slot
+  // holding the tile transposed (where pointers and mask can be recomputed
+  // there).
   unsigned dim = buf.transposed ? 0 : layout->rank() - 1;
-  LayoutRef want = L.asyncCopyLayout(op);
-  if (*want != *layout) {
-    auto p = L.rematerialize(op.getPtr(), *want);
-    FailureOr<std::vector<llvm::Value *>> m = std::vector<llvm::Value *>{};
-    if (succeeded(p) && op.getMask()) {
-      Lowered &ml = L.get(op.getMask());
-      if (ml.layout && *ml.layout == *want)
-        m = ml.regs;
-      else if (ml.layout)
-        m = L.rematerialize(op.getMask(), *want);
-      else
-        m = failure();
-    }
-    if (succeeded(p) && succeeded(m)) {
-      layout = want;
-      ptrs = *p;
-    }
-  }
   std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
   llvm::Type *vt = pointeeType(L, op.getPtr());
   unsigned eb = L.storeBytes(vt);

@@ -48,25 +48,13 @@ llvm::Value *shuffle(Lowering &L, llvm::Value *v, unsigned mask) {
   return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
 }
 
-bool separable(const LinearLayout &l, unsigned axis) {
-  for (int k = 0; k < 3; ++k)
-    for (const Coord &c : l.bases(LinearLayout::InDim(k))) {
-      if (!c[axis])
-        continue;
-      for (unsigned d = 0; d < c.size(); ++d)
-        if (d != axis && c[d])
-          return false;
-    }
-  return true;
-}
-
 LogicalResult reduce(Lowering &L, Operation *o) {
   auto op = cast<tile::ReduceOp>(o);
   auto &b = L.b;
   unsigned axis = op.getAxis();
   unsigned nOps = op.getSrcs().size();
   LayoutRef S = L.get(op.getSrcs()[0]).layout;
-  if (!separable(*S, axis))
+  if (!S->separable(axis))
     S = L.defaultLayout(op.getSrcs()[0].getType());
   std::vector<std::vector<llvm::Value *>> in;
   for (Value v : op.getSrcs())
@@ -211,7 +199,7 @@ LogicalResult scan(Lowering &L, Operation *o) {
     for (const Coord &c : S->bases(LinearLayout::InDim(k)))
       if (c[axis])
         inThread = false;
-  if (!inThread || !separable(*S, axis))
+  if (!inThread || !S->separable(axis))
     S = L.share(LinearLayout::axisInThread(S->shape(), axis, L.numWarps));
   std::vector<std::vector<llvm::Value *>> in;
   for (Value v : op.getSrcs())

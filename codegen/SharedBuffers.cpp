@@ -58,17 +58,6 @@ bool Lowering::storeTransposed(tgpu::AsyncCopyOp copy) {
   return copyStoresTransposed(copy, parseCudaTarget(target.name()), numWarps, vectorWidthHint);
 }
 
-LayoutRef Lowering::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
-  auto it = sharedBuffers.find(copy.getBuffer());
-  if (it == sharedBuffers.end() || !it->second.transposed)
-    return defaultLayout(copy.getPtr().getType());
-  auto t = cast<RankedTensorType>(copy.getPtr().getType());
-  auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
-  return share(LinearLayout::defaultFor(
-      std::vector<int64_t>(t.getShape().begin(), t.getShape().end()), numWarps,
-      storeBytes(llvmType(pointee)) * 8, target.warpSize(), 0));
-}
-
 /// A shared_load's value (or its transpose): read in place from a buffer.
 static bool readsSharedBuffer(Value v) {
   if (auto t = v.getDefiningOp<mlir::tile::TransOp>())

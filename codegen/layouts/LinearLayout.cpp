@@ -308,6 +308,29 @@ LinearLayout LinearLayout::sliceDim(unsigned dim) const {
   return out;
 }
 
+LinearLayout LinearLayout::projectTo(const std::vector<int64_t> &shape) const {
+  LinearLayout out = *this;
+  out.shape_ = shape;
+  for (int k = 0; k < 3; ++k)
+    for (Coord &c : out.bases_[k])
+      for (unsigned d = 0; d < c.size(); ++d)
+        if (shape[d] == 1)
+          c[d] = 0;
+  return out;
+}
+
+bool LinearLayout::separable(unsigned dim) const {
+  for (int k = 0; k < 3; ++k)
+    for (const Coord &c : bases_[k]) {
+      if (!c[dim])
+        continue;
+      for (unsigned d = 0; d < c.size(); ++d)
+        if (d != dim && c[d])
+          return false;
+    }
+  return true;
+}
+
 LinearLayout LinearLayout::expandDim(unsigned dim) const {
   LinearLayout out = *this;
   out.shape_.insert(out.shape_.begin() + dim, 1);

@@ -143,6 +143,14 @@ public:
   /// coordinate bits go first to replicated lane/warp bits, then to new
   /// register bits (appended after the existing ones).
   LinearLayout broadcastTo(const std::vector<int64_t> &newShape) const;
+  /// The layout of a source of `shape` (1 where this one may be larger)
+  /// that, broadcast, gives this one: each register holds the element
+  /// this layout holds there, with the broadcast dimensions' coordinates
+  /// zeroed.
+  LinearLayout projectTo(const std::vector<int64_t> &shape) const;
+  /// Whether every coordinate bit of `dim` comes from bits that touch no
+  /// other dimension (a reduction along it combines whole rows).
+  bool separable(unsigned dim) const;
   /// Append a register bit mapping to `basis` (join and cat use this).
   LinearLayout withExtraRegBit(const std::vector<int64_t> &newShape,
                                const Coord &basis) const;

@@ -56,6 +56,20 @@ unsigned tritium::codegen::elementBytes(Type t) {
   return std::max(1u, t.getIntOrFloatBitWidth() / 8);
 }
 
+bool tritium::codegen::isCheapTile(Value v) {
+  Operation *d = v.getDefiningOp();
+  return d && (isa<tile::SplatOp, tile::MakeRangeOp>(d) ||
+               (isa<arith::ConstantOp>(d) &&
+                isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
+}
+
+bool tritium::codegen::isRecomputableElementwise(Operation *op) {
+  llvm::StringRef n = op->getName().getStringRef();
+  return !isa<arith::ConstantOp>(op) &&
+         (n.starts_with("arith.") || isa<tile::AddPtrOp, tile::BitcastOp, tile::IntToPtrOp,
+                                         tile::PtrToIntOp>(op));
+}
+
 unsigned tritium::codegen::defaultLayoutBits(Operation *func, const VectorWidthFn &vectorWidth) {
   unsigned bits = 32;
   if (!vectorWidth)
@@ -87,14 +101,6 @@ std::vector<int64_t> shapeOf(Type t) {
 
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
 
-/// A splat or a range: recomputed wherever it is needed.
-bool isCheap(Value v) {
-  Operation *d = v.getDefiningOp();
-  return d && (isa<tile::SplatOp, tile::MakeRangeOp>(d) ||
-               (isa<arith::ConstantOp>(d) &&
-                isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
-}
-
 /// Distinct elements behind a tensor: a broadcast (after expand_dims) holds
 /// only its source's.
 int64_t distinctElements(Value v) {
@@ -106,20 +112,6 @@ int64_t distinctElements(Value v) {
   if (auto t = dyn_cast<RankedTensorType>(v.getType()))
     return t.getNumElements();
   return 1;
-}
-
-/// Every coordinate bit of `axis` comes from bits that touch no other
-/// dimension (a reduction along it combines whole rows).
-bool separable(const LinearLayout &l, unsigned axis) {
-  for (int k = 0; k < 3; ++k)
-    for (const Coord &c : l.bases(LinearLayout::InDim(k))) {
-      if (!c[axis])
-        continue;
-      for (unsigned d = 0; d < c.size(); ++d)
-        if (d != axis && c[d])
-          return false;
-    }
-  return true;
 }
 
 class Assigner {
@@ -200,7 +192,7 @@ LayoutRef Assigner::elementwise(Operation *op, Type resultType) {
     LayoutRef l = get(v);
     if (!l)
       continue;
-    if (isCheap(v)) {
+    if (isCheapTile(v)) {
       if (!cheap)
         cheap = l;
       continue;
@@ -242,29 +234,17 @@ bool Assigner::canRemat(Value v, const LinearLayout &to, int depth) {
       return true;
     return canRemat(x, want, depth + 1);
   };
-  if (isa<tile::MakeRangeOp, tile::SplatOp>(d) || isCheap(v))
+  if (isCheapTile(v))
     return true;
-  if (auto ed = dyn_cast<tile::ExpandDimsOp>(d)) {
-    std::vector<Coord> bases[3];
-    for (int k = 0; k < 3; ++k)
-      for (Coord c : to.bases(LinearLayout::InDim(k))) {
-        c.erase(c.begin() + ed.getAxis());
-        bases[k].push_back(c);
-      }
-    std::vector<int64_t> shape = to.shape();
-    shape.erase(shape.begin() + ed.getAxis());
-    return operandIn(ed.getSrc(), LinearLayout(shape, bases[0], bases[1], bases[2]));
-  }
+  if (auto ed = dyn_cast<tile::ExpandDimsOp>(d)) // `to` without the unit dim
+    return operandIn(ed.getSrc(), to.sliceDim(ed.getAxis()));
   if (auto rs = dyn_cast<tile::ReshapeOp>(d))
     return operandIn(rs.getSrc(), to.reshape(shapeOf(rs.getSrc().getType())));
   if (isa<tile::BroadcastOp>(d)) // the source moves if it must
     return true;
   if (isa<tile::HintOp>(d))
     return operandIn(d->getOperand(0), to);
-  llvm::StringRef name = d->getName().getStringRef();
-  bool ew = name.starts_with("arith.") || name == "tile.addptr" || name == "tile.bitcast" ||
-            name == "tile.int_to_ptr" || name == "tile.ptr_to_int";
-  if (!ew || isa<arith::ConstantOp>(d))
+  if (!isRecomputableElementwise(d))
     return false;
   for (Value x : d->getOperands())
     if (isTensor(x) && !operandIn(x, to))
@@ -561,7 +541,7 @@ LogicalResult Assigner::op(Operation *op) {
   }
   if (auto red = dyn_cast<tile::ReduceOp>(op)) {
     LayoutRef s = get(red.getSrcs()[0]);
-    if (!separable(*s, red.getAxis()))
+    if (!s->separable(red.getAxis()))
       s = def(red.getSrcs()[0].getType());
     for (OpOperand &u : op->getOpOperands())
       need(u, s);
@@ -587,7 +567,7 @@ LogicalResult Assigner::op(Operation *op) {
       for (const Coord &c : s->bases(LinearLayout::InDim(k)))
         if (c[axis])
           inThread = false;
-    if (!inThread || !separable(*s, axis))
+    if (!inThread || !s->separable(axis))
       s = share(LinearLayout::axisInThread(s->shape(), axis, o.numWarps));
     for (OpOperand &u : op->getOpOperands())
       need(u, s);

@@ -43,6 +43,13 @@ unsigned elementBytes(mlir::Type t);
 /// full-width vectors; 32 when there is none.
 unsigned defaultLayoutBits(mlir::Operation *func, const VectorWidthFn &vectorWidth);
 
+/// A range, a splat or a splat constant: made in any layout at no cost.
+bool isCheapTile(mlir::Value v);
+/// An op computed one register at a time from its operands' registers
+/// (arith, addptr, pointer/integer casts), so in any layout its operands
+/// can be had in: what rematerialization recomputes.
+bool isRecomputableElementwise(mlir::Operation *op);
+
 /// Layout assignment (AssignLayouts.cpp): gives every tensor value of
 /// `func` a tgpu encoding on its type and makes each move between layouts
 /// an explicit tgpu.convert_layout. Fails (with the reason in `error`)

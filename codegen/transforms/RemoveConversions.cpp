@@ -35,6 +35,11 @@ using namespace tritium::codegen;
 
 namespace {
 
+std::vector<int64_t> shapeOf(Value v) {
+  auto s = cast<RankedTensorType>(v.getType()).getShape();
+  return std::vector<int64_t>(s.begin(), s.end());
+}
+
 class Remover {
 public:
   explicit Remover(const LayoutOptions &o) : o(o) {}
@@ -61,42 +66,9 @@ private:
       enc = layoutEncoding(l, plain, o);
     return tgpu::withEncoding(plain, enc);
   }
-  static bool isCheapLeaf(Operation *d) {
-    return isa<tile::MakeRangeOp, tile::SplatOp>(d) ||
-           (isa<arith::ConstantOp>(d) &&
-            isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue()));
-  }
+  /// Recomputed op by op: elementwise ops and hints (which make no code).
   static bool isElementwise(Operation *d) {
-    llvm::StringRef n = d->getName().getStringRef();
-    return !isa<arith::ConstantOp>(d) &&
-           (n.starts_with("arith.") || isa<tile::HintOp>(d) || n == "tile.addptr" || n == "tile.bitcast" ||
-            n == "tile.int_to_ptr" || n == "tile.ptr_to_int");
-  }
-  /// `to` with dimension `axis` (of size 1) dropped.
-  static LinearLayout dropDim(const LinearLayout &to, unsigned axis) {
-    std::vector<Coord> bases[3];
-    for (int k = 0; k < 3; ++k)
-      for (Coord c : to.bases(LinearLayout::InDim(k))) {
-        c.erase(c.begin() + axis);
-        bases[k].push_back(c);
-      }
-    std::vector<int64_t> shape = to.shape();
-    shape.erase(shape.begin() + axis);
-    return LinearLayout(shape, bases[0], bases[1], bases[2]);
-  }
-  /// `to` seen from a source of `shape` broadcast to it (broadcast dims'
-  /// coordinates zeroed).
-  static LinearLayout projectTo(const LinearLayout &to, ArrayRef<int64_t> shape) {
-    std::vector<Coord> bases[3];
-    for (int k = 0; k < 3; ++k)
-      for (Coord c : to.bases(LinearLayout::InDim(k))) {
-        for (unsigned d = 0; d < c.size(); ++d)
-          if (shape[d] == 1)
-            c[d] = 0;
-        bases[k].push_back(c);
-      }
-    return LinearLayout(std::vector<int64_t>(shape.begin(), shape.end()), bases[0], bases[1],
-                        bases[2]);
+    return isRecomputableElementwise(d) || isa<tile::HintOp>(d);
   }
   /// Whether `v` can be had in `to` without moving data between threads.
   bool canRemat(Value v, const LinearLayout &to, int depth);
@@ -121,15 +93,12 @@ bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
     return false;
   if (auto c = dyn_cast<tgpu::ConvertLayoutOp>(d))
     return canRemat(c.getSrc(), to, depth + 1);
-  if (isCheapLeaf(d) || isa<tile::BroadcastOp>(d))
+  if (isCheapTile(v) || isa<tile::BroadcastOp>(d))
     return true;
   if (auto e = dyn_cast<tile::ExpandDimsOp>(d))
-    return canRemat(e.getSrc(), dropDim(to, e.getAxis()), depth + 1);
+    return canRemat(e.getSrc(), to.sliceDim(e.getAxis()), depth + 1);
   if (auto r = dyn_cast<tile::ReshapeOp>(d))
-    return canRemat(r.getSrc(),
-                    to.reshape(std::vector<int64_t>(r.getSrc().getType().getShape().begin(),
-                                                    r.getSrc().getType().getShape().end())),
-                    depth + 1);
+    return canRemat(r.getSrc(), to.reshape(shapeOf(r.getSrc())), depth + 1);
   if (!isElementwise(d))
     return false;
   for (Value x : d->getOperands())
@@ -145,19 +114,18 @@ Value Remover::remat(Value v, const LinearLayout &to, OpBuilder &b) {
   RankedTensorType type = typeIn(v.getType(), to);
   Operation *d = v.getDefiningOp();
   bool inThread = bool(LinearLayout::threadLocalMap(*have, to));
-  if (!d || (inThread && !isCheapLeaf(d)))
+  if (!d || (inThread && !isCheapTile(v)))
     return tgpu::ConvertLayoutOp::create(b, v.getLoc(), type, v);
   if (auto c = dyn_cast<tgpu::ConvertLayoutOp>(d))
     return remat(c.getSrc(), to, b);
   std::vector<Value> operands;
   if (auto e = dyn_cast<tile::ExpandDimsOp>(d)) {
-    operands.push_back(remat(e.getSrc(), dropDim(to, e.getAxis()), b));
+    operands.push_back(remat(e.getSrc(), to.sliceDim(e.getAxis()), b));
   } else if (auto r = dyn_cast<tile::ReshapeOp>(d)) {
-    auto s = r.getSrc().getType().getShape();
-    operands.push_back(remat(r.getSrc(), to.reshape(std::vector<int64_t>(s.begin(), s.end())), b));
+    operands.push_back(remat(r.getSrc(), to.reshape(shapeOf(r.getSrc())), b));
   } else if (auto bc = dyn_cast<tile::BroadcastOp>(d)) {
     operands.push_back(
-        rematOrConvert(bc.getSrc(), projectTo(to, bc.getSrc().getType().getShape()), b));
+        rematOrConvert(bc.getSrc(), to.projectTo(shapeOf(bc.getSrc())), b));
   } else {
     for (Value x : d->getOperands())
       operands.push_back(isa<RankedTensorType>(x.getType()) ? remat(x, to, b) : x);
