@@ -159,6 +159,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     }
     mlir::tile::decomposeBf16Dots(module);
   }
+  mlir::tile::flattenLoops(module);
   module.walk([&](mlir::scf::ForOp loop) {
     unsigned stages = options.numStages;
     if (auto a = loop->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))

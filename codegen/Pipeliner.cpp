@@ -51,6 +51,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 namespace tile = mlir::tile;
@@ -126,11 +128,30 @@ Value advanceBy(OpBuilder &b, Location loc, Value x, Value step, int64_t k) {
   return arith::AddIOp::create(b, loc, x, ks);
 }
 
+/// Values a flattened loop (tile-flatten-loops) computes once per outer
+/// iteration and carries: the results of a top-level, side-effect-free
+///   %v = scf.if %c { ... } else { scf.yield %arg }
+/// that the loop yields into %arg, where the condition and the values the
+/// if reads from the body are computed from the induction variable,
+/// recurrences and invariants. The value k iterations on is the if run
+/// again for that iteration, its else branch given the value one
+/// iteration earlier: copies issued ahead compute them ahead, in a loop-
+/// carried chain of their own.
+struct Conditional {
+  scf::IfOp op;
+  SmallVector<unsigned> argIndex;     // per result: the loop's iteration argument
+  llvm::SetVector<Operation *> slice; // computes the condition and what the if reads
+};
+using Conditionals = std::vector<Conditional>;
+using CondSet = llvm::SmallPtrSet<Operation *, 2>;
+
 /// The ops of `v`'s backward slice inside `body`, in program order, when
-/// every leaf is the induction variable, a recurrence or defined outside
+/// every leaf is the induction variable, a recurrence, a conditional's
+/// result (when `conds` is given; recorded in `used`) or defined outside
 /// the loop.
 bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &slice,
-                  const Recurrences &rec) {
+                  const Recurrences &rec, const Conditionals *conds = nullptr,
+                  CondSet *used = nullptr) {
   if (v == iv || rec.count(v))
     return true;
   Operation *d = v.getDefiningOp();
@@ -138,13 +159,58 @@ bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &
     return v.getParentBlock() != body; // other block arguments: invariant only
   if (d->getBlock() != body)
     return !body->getParentOp()->isAncestor(d);
+  if (conds && llvm::any_of(*conds, [&](const Conditional &c) { return c.op == d; })) {
+    if (used)
+      used->insert(d);
+    return true;
+  }
   if (!isPureShapeOrArith(d))
     return false;
   for (Value o : d->getOperands())
-    if (!collectSlice(o, body, iv, slice, rec))
+    if (!collectSlice(o, body, iv, slice, rec, conds, used))
       return false;
   slice.insert(d);
   return true;
+}
+
+Conditionals findConditionals(scf::ForOp loop, const Recurrences &rec) {
+  Conditionals out;
+  Block *body = loop.getBody();
+  Value iv = loop.getInductionVar();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (Operation &op : body->without_terminator()) {
+    auto ifOp = dyn_cast<scf::IfOp>(&op);
+    if (!ifOp || ifOp.getNumResults() == 0 || ifOp.getElseRegion().empty() ||
+        !isMemoryEffectFree(ifOp))
+      continue;
+    Conditional c;
+    c.op = ifOp;
+    bool ok = true;
+    for (auto [m, r] : llvm::enumerate(ifOp.getResults())) {
+      auto arg = dyn_cast<BlockArgument>(ifOp.elseYield().getOperand(m));
+      if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
+          yield.getOperand(arg.getArgNumber() - 1) != r) {
+        ok = false;
+        break;
+      }
+      c.argIndex.push_back(arg.getArgNumber() - 1);
+    }
+    if (!ok)
+      continue;
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(ifOp->getRegions(), above);
+    above.insert(ifOp.getCondition());
+    for (Value v : above) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (arg && arg.getOwner() == body && arg.getArgNumber() > 0 &&
+          llvm::is_contained(c.argIndex, arg.getArgNumber() - 1))
+        continue; // the else branch's own carried values
+      ok = ok && collectSlice(v, body, iv, c.slice, rec);
+    }
+    if (ok)
+      out.push_back(std::move(c));
+  }
+  return out;
 }
 
 /// A load whose pointer is either loop-carried and advanced by an
@@ -156,6 +222,7 @@ struct Candidate {
   tile::AddPtrOp advance; // its yielded value: addptr(arg, invariant)
   llvm::SetVector<Operation *> slice; // computes the mask (and pointer)
   const Recurrences *rec = nullptr;   // the loop's recurrences
+  CondSet conds;                      // the conditionals the slice reads
 };
 
 /// A recurrence's value in the iteration being emitted for.
@@ -166,8 +233,8 @@ using ArgAt = llvm::function_ref<Value(const Recurrence &)>;
 /// for that iteration (unused when the pointer is computed), `argAt` the
 /// value there of each recurrence the slice reads.
 std::pair<Value, Value> emitAt(OpBuilder &b, Candidate &c, Value iv, Value at,
-                               Value carried, ArgAt argAt) {
-  IRMapping map;
+                               Value carried, ArgAt argAt, const IRMapping *condVals = nullptr) {
+  IRMapping map = condVals ? *condVals : IRMapping();
   map.map(iv, at);
   auto mapRecurrence = [&](Value v) {
     auto it = c.rec->find(v);
@@ -199,7 +266,8 @@ Value guard(OpBuilder &b, Location loc, Value mask, Value i, Value ub,
   return mask ? arith::AndIOp::create(b, loc, mask, inRange) : inRange;
 }
 
-std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec) {
+std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec,
+                                      const Conditionals *conds = nullptr) {
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -223,10 +291,12 @@ std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec) {
       // A pointer computed in the body from the induction variable (an
       // invariant one would read what a store in the loop may change).
       Operation *d = load.getPtr().getDefiningOp();
-      if (!d || d->getBlock() != body || !collectSlice(load.getPtr(), body, iv, c.slice, rec))
+      if (!d || d->getBlock() != body ||
+          !collectSlice(load.getPtr(), body, iv, c.slice, rec, conds, &c.conds))
         continue;
     }
-    if (load.getMask() && !collectSlice(load.getMask(), body, iv, c.slice, rec))
+    if (load.getMask() &&
+        !collectSlice(load.getMask(), body, iv, c.slice, rec, conds, &c.conds))
       continue;
     if (load.getOther() && !loop.isDefinedOutsideOfLoop(load.getOther()))
       continue;
@@ -241,12 +311,13 @@ struct TmaCandidate {
   tile::DescriptorLoadOp load;
   llvm::SetVector<Operation *> slice; // computes the indices
   const Recurrences *rec = nullptr;
+  CondSet conds;
 };
 
 /// The indices of `c` in the iteration whose induction variable is `at`.
 SmallVector<Value> emitIndicesAt(OpBuilder &b, TmaCandidate &c, Value iv, Value at,
-                                 ArgAt argAt) {
-  IRMapping map;
+                                 ArgAt argAt, const IRMapping *condVals = nullptr) {
+  IRMapping map = condVals ? *condVals : IRMapping();
   map.map(iv, at);
   auto mapRecurrence = [&](Value v) {
     auto it = c.rec->find(v);
@@ -496,8 +567,8 @@ Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k)
 ///     ...; tma_copy desc[idx(i + (stages-1)*step)] -> slot w if i + ... < ub
 ///     yield ..., ph ^ (r+1 == stages)
 scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
-                         std::vector<TmaCandidate> &tma, unsigned stages,
-                         int64_t &nextBuffer, bool copiesAfterUse) {
+                         std::vector<TmaCandidate> &tma, const Recurrences &rec,
+                         const Conditionals &conds, unsigned stages, int64_t &nextBuffer, bool copiesAfterUse) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Operation *before = loop->getPrevNode(); // what precedes the prologue
@@ -510,9 +581,39 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   for (size_t k = 0; k < tma.size(); ++k)
     tmaBuffers.push_back(nextBuffer++);
   int64_t ring = tma.empty() ? -1 : nextBuffer++;
+  // The conditionals' values in iteration `at`, from theirs one
+  // iteration earlier (`previous`, by flat result index).
+  auto condsAt = [&](OpBuilder &ob, Value at, ArgAt argAt,
+                     llvm::function_ref<Value(size_t)> previous, std::vector<Value> &values) {
+    IRMapping out;
+    values.clear();
+    for (Conditional c : conds) {
+      IRMapping map;
+      map.map(iv, at);
+      llvm::SetVector<Value> above;
+      getUsedValuesDefinedAbove(c.op->getRegions(), above);
+      above.insert(c.op.getCondition());
+      for (Operation *op : c.slice)
+        for (Value o : op->getOperands())
+          above.insert(o);
+      for (Value v : above)
+        if (auto r = rec.find(v); r != rec.end() && !map.contains(v))
+          map.map(v, argAt(r->second));
+      for (Operation *op : c.slice)
+        ob.clone(*op, map);
+      for (auto [m, idx] : llvm::enumerate(c.argIndex))
+        map.map(loop.getRegionIterArgs()[idx], previous(values.size() + m));
+      Operation *clone = ob.clone(*c.op, map);
+      for (auto [r, cr] : llvm::zip(c.op->getResults(), clone->getResults())) {
+        out.map(r, cr);
+        values.push_back(cr);
+      }
+    }
+    return out;
+  };
   auto copy = [&](OpBuilder &ob, Location l, Candidate &c, int64_t buffer, Value carried,
-                  Value at, Value slot, ArgAt argAt) {
-    auto [ptr, mask] = emitAt(ob, c, iv, at, carried, argAt);
+                  Value at, Value slot, ArgAt argAt, const IRMapping *cm) {
+    auto [ptr, mask] = emitAt(ob, c, iv, at, carried, argAt, cm);
     mask = guard(ob, l, mask, at, ub, isUnsigned, ptr.getType());
     tgpu::AsyncCopyOp::create(ob, c.load.getLoc(), ptr, slot, mask,
                               ob.getI64IntegerAttr(buffer),
@@ -520,8 +621,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   };
   Operation *lastTma = nullptr;
   auto tmaCopy = [&](OpBuilder &ob, Location l, TmaCandidate &c, int64_t buffer, Value at,
-                     Value slot, ArgAt argAt) {
-    SmallVector<Value> idx = emitIndicesAt(ob, c, iv, at, argAt);
+                     Value slot, ArgAt argAt, const IRMapping *cm) {
+    SmallVector<Value> idx = emitIndicesAt(ob, c, iv, at, argAt, cm);
     Value exists = arith::CmpIOp::create(
         ob, l, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, at, ub);
     lastTma = tgpu::TmaCopyOp::create(ob, c.load.getLoc(), c.load.getDesc(), idx, slot, exists,
@@ -535,20 +636,26 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   std::vector<Value> ptrs;
   for (Candidate &c : cands)
     ptrs.push_back(c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex]);
+  std::vector<Value> condNow; // the conditionals' values in iteration s
+  for (const Conditional &c : conds)
+    for (unsigned idx : c.argIndex)
+      condNow.push_back(loop.getInitArgs()[idx]);
   for (unsigned s = 0; s + 1 < stages; ++s) {
     Value at = iterationAhead(b, loc, lb, step, s);
     Value slot = arith::ConstantIntOp::create(b, loc, s, 32);
     auto initAhead = [&](const Recurrence &r) {
       return advanceBy(b, loc, loop.getInitArgs()[r.index], r.step, s);
     };
+    std::vector<Value> before = condNow;
+    IRMapping cm = condsAt(b, at, initAhead, [&](size_t k) { return before[k]; }, condNow);
     for (auto [k, c] : llvm::enumerate(cands)) {
       if (s > 0 && c.argIndex >= 0)
         ptrs[k] = tile::AddPtrOp::create(b, loc, ptrs[k].getType(), ptrs[k],
                                          c.advance.getOffset());
-      copy(b, loc, c, buffers[k], ptrs[k], at, slot, initAhead);
+      copy(b, loc, c, buffers[k], ptrs[k], at, slot, initAhead, &cm);
     }
     for (auto [k, c] : llvm::enumerate(tma))
-      tmaCopy(b, loc, c, tmaBuffers[k], at, slot, initAhead);
+      tmaCopy(b, loc, c, tmaBuffers[k], at, slot, initAhead, &cm);
     if (!cands.empty())
       tgpu::AsyncCommitOp::create(b, loc);
   }
@@ -568,6 +675,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   SmallVector<Value> inits{r0, w0};
   if (!tma.empty())
     inits.push_back(r0); // the phase parity of slot 0's first fill
+  size_t condBase = inits.size(); // then the conditionals, stages-2 on
+  inits.append(condNow.begin(), condNow.end());
   Operation *lastRead = nullptr, *lastIssue = nullptr; // bracket the copies
   std::vector<Value> reads;
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
@@ -596,16 +705,20 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         auto bodyAhead = [&](const Recurrence &r) {
           return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, stages - 1);
         };
+        std::vector<Value> condAhead;
+        IRMapping cm = condsAt(
+            pb, at, bodyAhead, [&](size_t k) { return Value(newArgs[condBase + k]); },
+            condAhead);
         for (auto [k, c] : llvm::enumerate(cands)) {
           Value carried;
           if (c.argIndex >= 0) {
             Value ptr = nb->getArgument(c.argIndex + 1);
             carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, ahead[k]);
           }
-          copy(pb, l, c, buffers[k], carried, at, wslot, bodyAhead);
+          copy(pb, l, c, buffers[k], carried, at, wslot, bodyAhead, &cm);
         }
         for (auto [k, c] : llvm::enumerate(tma))
-          tmaCopy(pb, l, c, tmaBuffers[k], at, wslot, bodyAhead);
+          tmaCopy(pb, l, c, tmaBuffers[k], at, wslot, bodyAhead, &cm);
         lastIssue = cands.empty() ? lastTma : tgpu::AsyncCommitOp::create(pb, l);
         Value one = arith::ConstantIntOp::create(pb, l, 1, 32);
         Value n = arith::ConstantIntOp::create(pb, l, stages, 32);
@@ -620,6 +733,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         if (!tma.empty()) // the next fill of slot 0 completes the other phase
           out.push_back(arith::XOrIOp::create(
               pb, l, newArgs[2], arith::ExtUIOp::create(pb, l, pb.getI32Type(), rWrapped)));
+        out.append(condAhead.begin(), condAhead.end());
         for (Candidate &c : cands)
           c.load.erase();
         for (TmaCandidate &c : tma)
@@ -785,6 +899,7 @@ bool tmaCopies(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
 
 /// The descriptor loads of `loop`'s body that TMA copies ahead.
 std::vector<TmaCandidate> findTmaCandidates(scf::ForOp loop, const Recurrences &rec,
+                                            const Conditionals &conds,
                                             const PipelineOptions &o) {
   std::vector<TmaCandidate> out;
   Block *body = loop.getBody();
@@ -799,7 +914,7 @@ std::vector<TmaCandidate> findTmaCandidates(scf::ForOp loop, const Recurrences &
     c.load = dl;
     c.rec = &rec;
     if (llvm::all_of(dl.getIndices(), [&](Value i) {
-          return collectSlice(i, body, loop.getInductionVar(), c.slice, rec);
+          return collectSlice(i, body, loop.getInductionVar(), c.slice, rec, &conds, &c.conds);
         }))
       out.push_back(std::move(c));
   }
@@ -812,12 +927,13 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
   unsigned stages = o.stages;
   if (auto a = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
     stages = unsigned(a.getInt());
+  Conditionals conds = findConditionals(loop, rec);
   std::vector<TmaCandidate> tma;
   if (stages >= 2)
-    tma = findTmaCandidates(loop, rec, o);
+    tma = findTmaCandidates(loop, rec, conds, o);
   if (o.computeCapability >= 80)
     descriptorLoadsAsPointers(loop, o.computeCapability, o.numWarps, tma);
-  std::vector<Candidate> cands = findCandidates(loop, rec);
+  std::vector<Candidate> cands = findCandidates(loop, rec, &conds);
   if (o.computeCapability >= 80 && stages >= 2) {
     std::vector<Candidate> async;
     int64_t perStage = 0;
@@ -842,7 +958,17 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
       loop.getBody()->walk([&](tile::DotOp d) {
         afterUse |= tritium::codegen::dotUsesWgmma(d, o.computeCapability, o.numWarps);
       });
-      loop = pipelineAsync(loop, async, tma, stages, nextBuffer, afterUse);
+      // The conditionals the copies read, computed ahead with them.
+      CondSet used;
+      for (Candidate &c : async)
+        used.insert(c.conds.begin(), c.conds.end());
+      for (TmaCandidate &c : tma)
+        used.insert(c.conds.begin(), c.conds.end());
+      Conditionals ahead;
+      for (Conditional &c : conds)
+        if (used.contains(c.op))
+          ahead.push_back(c);
+      loop = pipelineAsync(loop, async, tma, rec, ahead, stages, nextBuffer, afterUse);
       rec = findRecurrences(loop);
       cands = findCandidates(loop, rec);
     }
@@ -850,7 +976,7 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
   // Prefetching into registers keeps two tiles alive: only for pointers
   // walked through the loop (computed ones are mostly row-wide tiles in
   // loops of one or two trips, where it costs more than it hides).
-  llvm::erase_if(cands, [](const Candidate &c) { return c.argIndex < 0; });
+  llvm::erase_if(cands, [](const Candidate &c) { return c.argIndex < 0 || !c.conds.empty(); });
   prefetchLoads(loop, cands);
 }
 

@@ -31,8 +31,10 @@
 
 #include "ir/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/IR/InlineAsm.h"
 
@@ -100,17 +102,43 @@ struct SharedOperand {
   bool kMajor;
 };
 
-/// `op`'s result is only yielded by its loop, into the iteration argument
-/// that is only `op`'s accumulator.
+/// A product's accumulator restarted by a select, `select(p, 0, x)` with a
+/// scalar `p` (a flattened loop's first iteration of each tile): the
+/// product reads `x` and zeroes it by the instruction's predicate where
+/// `p` holds. Otherwise the accumulator itself and no predicate.
+std::pair<Value, Value> accumulatorInput(tile::DotOp op) {
+  auto sel = op.getC().getDefiningOp<arith::SelectOp>();
+  if (sel && sel->hasOneUse() && sel.getCondition().getType().isInteger(1) &&
+      matchPattern(sel.getTrueValue(), m_AnyZeroFloat()))
+    return {sel.getFalseValue(), sel.getCondition()};
+  return {op.getC(), Value()};
+}
+
+/// `op`'s result is yielded by its loop into the iteration argument that
+/// is only `op`'s accumulator; other readers sit in scf.if ops after it
+/// (a flattened loop's epilogue), which wait for the group themselves
+/// (Lowering::emitIf).
 bool accumulatesAcrossIterations(tile::DotOp op) {
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-  if (!loop || !op->hasOneUse())
+  if (!loop)
     return false;
-  OpOperand &use = *op->getUses().begin();
-  if (!isa<scf::YieldOp>(use.getOwner()))
+  std::optional<unsigned> yielded;
+  for (OpOperand &use : op->getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<scf::YieldOp>(user) && user->getParentOp() == loop) {
+      if (yielded)
+        return false;
+      yielded = use.getOperandNumber();
+      continue;
+    }
+    Operation *a = loop.getBody()->findAncestorOpInBlock(*user);
+    if (!a || a == user || !isa<scf::IfOp>(a))
+      return false;
+  }
+  if (!yielded)
     return false;
-  Value arg = loop.getRegionIterArgs()[use.getOperandNumber()];
-  return arg == op.getC() && arg.hasOneUse();
+  Value arg = loop.getRegionIterArgs()[*yielded];
+  return arg == accumulatorInput(op).first && arg.hasOneUse();
 }
 
 } // namespace
@@ -248,7 +276,13 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     bFromSlot = readSlot(bTile->second, op.getB());
     stageB = true;
   }
-  std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
+  auto [accIn, zeroWhen] = accumulatorInput(op);
+  std::vector<llvm::Value *> acc = L.convert(accIn, *lc);
+  // The instruction's accumulate predicate in the first k step: 0 where
+  // the accumulator restarts.
+  llvm::Value *accumulate = L.i32(1);
+  if (zeroWhen)
+    accumulate = b.CreateZExt(b.CreateNot(L.scalar(zeroWhen)), i32);
 
   // Operands in shared memory; the rest staged, A then B, each on a
   // 1024-byte boundary of the staging area.
@@ -435,7 +469,7 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
           args.push_back(plus(aDesc, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)));
         }
         args.push_back(plus(bDesc, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)));
-        args.push_back(L.i32(1));
+        args.push_back(kt == 0 ? accumulate : L.i32(1));
         unsigned first = unsigned((mt * (ws.perGroupN / 8) + nt * (ws.instrN / 8)) * 4);
         std::vector<llvm::Value *> in = packed(first);
         args.insert(args.end(), in.begin(), in.end());

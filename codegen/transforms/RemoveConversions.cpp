@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -70,10 +71,26 @@ private:
   static bool isElementwise(Operation *d) {
     return isRecomputableElementwise(d) || isa<tile::HintOp>(d);
   }
+  /// While set, values carried through control flow count as leaves
+  /// that rematerialization converts (pushing conversions up to them).
+  bool carriedLeaves_ = false;
   /// Whether `v` can be had in `to` without moving data between threads.
   bool canRemat(Value v, const LinearLayout &to, int depth);
   /// `v` in `to` (canRemat holds), built before the builder's point.
   Value remat(Value v, const LinearLayout &to, OpBuilder &b);
+  /// Moves conversions of values carried through scf.if and scf.for to
+  /// where those values are made (see hoistWeb); true when one moved.
+  bool hoistThroughControlFlow(Operation *func);
+  struct Web {
+    llvm::SetVector<Value> values;
+    std::vector<OpOperand *> sources;
+    std::vector<tgpu::ConvertLayoutOp> readers;
+    bool otherUses = false;
+  };
+  bool collectWeb(Value seed, Web &w);
+  bool sourcesCanTake(const Web &w, const LinearLayout &to);
+  bool hoistWeb(Value seed);
+  void eraseDead(Operation *func);
   /// `v` in `to`: recomputed where it can be, else converted.
   Value rematOrConvert(Value v, const LinearLayout &to, OpBuilder &b) {
     if (canRemat(v, to, 0))
@@ -82,12 +99,24 @@ private:
   }
 };
 
+/// A value carried through control flow: an scf.for's iteration argument
+/// or result, an scf.if's result.
+bool isCarried(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return isa<scf::ForOp>(arg.getOwner()->getParentOp()) && arg.getArgNumber() > 0;
+  return v.getDefiningOp<scf::IfOp>() || v.getDefiningOp<scf::ForOp>();
+}
+
 bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
   auto have = layoutOf(v);
   if (!have)
     return false;
   if (*have == to || LinearLayout::threadLocalMap(*have, to))
     return true;
+  if (carriedLeaves_ && isCarried(v)) { // a leaf when its web can take `to`
+    Web w;
+    return collectWeb(v, w) && sourcesCanTake(w, to);
+  }
   Operation *d = v.getDefiningOp();
   if (!d || depth > 16 || d->getNumResults() != 1)
     return false;
@@ -114,7 +143,7 @@ Value Remover::remat(Value v, const LinearLayout &to, OpBuilder &b) {
   RankedTensorType type = typeIn(v.getType(), to);
   Operation *d = v.getDefiningOp();
   bool inThread = bool(LinearLayout::threadLocalMap(*have, to));
-  if (!d || (inThread && !isCheapTile(v)))
+  if (!d || (inThread && !isCheapTile(v)) || (carriedLeaves_ && isCarried(v)))
     return tgpu::ConvertLayoutOp::create(b, v.getLoc(), type, v);
   if (auto c = dyn_cast<tgpu::ConvertLayoutOp>(d))
     return remat(c.getSrc(), to, b);
@@ -139,6 +168,157 @@ Value Remover::remat(Value v, const LinearLayout &to, OpBuilder &b) {
   return n->getResult(0);
 }
 
+/// A web: values one tile flows through across control flow (an scf.for's
+/// initial value, iteration argument, yielded value and result; an
+/// scf.if's result and what its branches yield), connected through the
+/// yields. Its sources are the operands that feed it from outside; its
+/// readers the conversions of its values; `otherUses` whether anything
+/// else reads it.
+bool Remover::collectWeb(Value seed, Web &w) {
+  w.values.insert(seed);
+  for (size_t k = 0; k < w.values.size(); ++k) {
+    Value x = w.values[k];
+    if (!isa<RankedTensorType>(x.getType()) || w.values.size() > 64)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0 || arg.getOwner() != loop.getBody())
+        return false;
+      unsigned i = arg.getArgNumber() - 1;
+      w.values.insert(loop.getResult(i));
+      w.sources.push_back(&loop.getInitArgsMutable()[i]);
+      w.sources.push_back(&loop.getBody()->getTerminator()->getOpOperand(i));
+    } else if (auto loop = x.getDefiningOp<scf::ForOp>()) {
+      w.values.insert(loop.getRegionIterArgs()[cast<OpResult>(x).getResultNumber()]);
+    } else if (auto ifOp = x.getDefiningOp<scf::IfOp>()) {
+      unsigned i = cast<OpResult>(x).getResultNumber();
+      if (ifOp.getElseRegion().empty())
+        return false;
+      w.sources.push_back(&ifOp.thenYield()->getOpOperand(i));
+      w.sources.push_back(&ifOp.elseYield()->getOpOperand(i));
+    } else {
+      return false;
+    }
+    for (OpOperand &use : x.getUses()) {
+      Operation *u = use.getOwner();
+      if (auto y = dyn_cast<scf::YieldOp>(u)) {
+        Operation *parent = y->getParentOp();
+        if (auto loop = dyn_cast<scf::ForOp>(parent))
+          w.values.insert(loop.getRegionIterArgs()[use.getOperandNumber()]);
+        else if (isa<scf::IfOp>(parent))
+          w.values.insert(parent->getResult(use.getOperandNumber()));
+        else
+          return false;
+      } else if (auto c = dyn_cast<tgpu::ConvertLayoutOp>(u)) {
+        w.readers.push_back(c);
+      } else if (auto loop = dyn_cast<scf::ForOp>(u);
+                 loop && use.getOperandNumber() >= loop.getNumControlOperands()) {
+        w.values.insert(loop.getRegionIterArgs()[use.getOperandNumber() -
+                                                 loop.getNumControlOperands()]);
+      } else {
+        w.otherUses = true;
+      }
+    }
+  }
+  auto have = layoutOf(seed);
+  return have && llvm::all_of(w.values, [&](Value x) { return layoutOf(x) == have; });
+}
+
+/// Whether every source of `w` can be had in `to` at no cost where it
+/// feeds the web: recomputed there, or made before the web's loops (so no
+/// conversion would run more often than one of the web's readers).
+bool Remover::sourcesCanTake(const Web &w, const LinearLayout &to) {
+  Operation *outermost = nullptr;
+  for (Value x : w.values)
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      Operation *l = arg.getOwner()->getParentOp();
+      if (!outermost || l->isAncestor(outermost))
+        outermost = l;
+    }
+  for (OpOperand *o : w.sources) {
+    Value v = o->get();
+    if (w.values.contains(v))
+      continue;
+    bool before = outermost && !outermost->isAncestor(v.getParentBlock()->getParentOp()) &&
+                  !(v.getDefiningOp() && outermost->isAncestor(v.getDefiningOp()));
+    bool saved = carriedLeaves_;
+    carriedLeaves_ = false;
+    bool cheap = before || canRemat(v, to, 0);
+    carriedLeaves_ = saved;
+    if (!cheap)
+      return false;
+  }
+  return true;
+}
+
+/// When every reader of a web converts it to one layout, the whole web
+/// takes that layout: its sources are converted instead (recomputed there
+/// when cheap) and the readers' conversions go. A flattened loop's
+/// per-tile offsets, carried from an scf.if, then stop being converted in
+/// every iteration.
+bool Remover::hoistWeb(Value seed) {
+  Web w;
+  if (!collectWeb(seed, w) || w.otherUses || w.readers.empty())
+    return false;
+  auto to = layoutOf(w.readers.front().getResult());
+  auto have = layoutOf(seed);
+  if (!to || *have == *to)
+    return false;
+  for (tgpu::ConvertLayoutOp c : w.readers)
+    if (layoutOf(c.getResult()) != to)
+      return false;
+  if (!sourcesCanTake(w, *to))
+    return false;
+  for (OpOperand *o : w.sources) {
+    if (w.values.contains(o->get()))
+      continue;
+    OpBuilder b(o->getOwner());
+    o->set(rematOrConvert(o->get(), *to, b));
+  }
+  RankedTensorType type = typeIn(seed.getType(), *to);
+  for (Value x : w.values)
+    x.setType(type);
+  for (tgpu::ConvertLayoutOp c : w.readers) {
+    c.getResult().replaceAllUsesWith(c.getSrc());
+    c.erase();
+  }
+  return true;
+}
+
+bool Remover::hoistThroughControlFlow(Operation *func) {
+  // Conversions of values computed (by cheap ops) from carried values are
+  // first moved up to those values.
+  std::vector<tgpu::ConvertLayoutOp> converts;
+  func->walk([&](tgpu::ConvertLayoutOp c) { converts.push_back(c); });
+  for (tgpu::ConvertLayoutOp c : converts) {
+    auto from = layoutOf(c.getSrc()), to = layoutOf(c.getResult());
+    if (!from || !to || LinearLayout::threadLocalMap(*from, *to) || isCarried(c.getSrc()) ||
+        canRemat(c.getSrc(), *to, 0))
+      continue;
+    carriedLeaves_ = true;
+    if (canRemat(c.getSrc(), *to, 0)) {
+      OpBuilder b(c);
+      Value v = remat(c.getSrc(), *to, b);
+      c.getResult().replaceAllUsesWith(v);
+      c.erase();
+    }
+    carriedLeaves_ = false;
+  }
+  eraseDead(func); // the chains replaced still read the carried values
+  std::vector<Value> seeds;
+  func->walk([&](tgpu::ConvertLayoutOp c) {
+    Value s = c.getSrc();
+    auto arg = dyn_cast<BlockArgument>(s);
+    if ((arg && isa<scf::ForOp>(arg.getOwner()->getParentOp())) ||
+        s.getDefiningOp<scf::IfOp>() || s.getDefiningOp<scf::ForOp>())
+      seeds.push_back(s);
+  });
+  for (Value s : seeds)
+    if (hoistWeb(s))
+      return true; // the walk saw ops since erased: look again
+  return false;
+}
+
 void Remover::run(Operation *func) {
   auto note = [&](Value v) {
     if (auto l = layoutOf(v))
@@ -152,20 +332,33 @@ void Remover::run(Operation *func) {
     for (Value r : op->getResults())
       note(r);
   });
-  std::vector<tgpu::ConvertLayoutOp> converts;
-  func->walk([&](tgpu::ConvertLayoutOp c) { converts.push_back(c); });
-  for (tgpu::ConvertLayoutOp c : converts) {
-    auto from = layoutOf(c.getSrc()), to = layoutOf(c.getResult());
-    if (!from || !to || LinearLayout::threadLocalMap(*from, *to))
-      continue;
-    Operation *d = c.getSrc().getDefiningOp();
-    if (!d || !canRemat(c.getSrc(), *to, 0))
-      continue;
-    OpBuilder b(c);
-    Value v = remat(c.getSrc(), *to, b);
-    c.getResult().replaceAllUsesWith(v);
-    c.erase();
+  // Rematerialization, then conversions moved through control flow (which
+  // may leave new ones to rematerialize), until nothing moves.
+  for (int round = 0; round < 8; ++round) {
+    std::vector<tgpu::ConvertLayoutOp> converts;
+    func->walk([&](tgpu::ConvertLayoutOp c) { converts.push_back(c); });
+    for (tgpu::ConvertLayoutOp c : converts) {
+      auto from = layoutOf(c.getSrc()), to = layoutOf(c.getResult());
+      if (!from || !to || LinearLayout::threadLocalMap(*from, *to))
+        continue;
+      Operation *d = c.getSrc().getDefiningOp();
+      if (!d || !canRemat(c.getSrc(), *to, 0))
+        continue;
+      OpBuilder b(c);
+      Value v = remat(c.getSrc(), *to, b);
+      c.getResult().replaceAllUsesWith(v);
+      c.erase();
+    }
+    bool moved = false;
+    for (int k = 0; k < 64 && hoistThroughControlFlow(func); ++k)
+      moved = true;
+    if (!moved)
+      break;
   }
+  eraseDead(func);
+}
+
+void Remover::eraseDead(Operation *func) {
   // Producers nobody reads any more.
   bool erased = true;
   while (erased) {

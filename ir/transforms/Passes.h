@@ -27,6 +27,11 @@ LogicalResult decomposeDotScaled(Operation *root);
 /// interpreter sums them.
 void decomposeBf16Dots(Operation *root);
 
+/// Flattens each loop nest under `root` whose outer scf.for is marked
+/// tile.flatten (the tile-flatten-loops pass); nests of another form lose
+/// the mark and stay as they are.
+void flattenLoops(Operation *root);
+
 /// inliner -> canonicalize -> tile-combine -> canonicalize -> cse -> symbol-dce
 void buildTileOptimizePipeline(OpPassManager &pm);
 
