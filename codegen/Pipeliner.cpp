@@ -29,7 +29,11 @@
 //
 // Pointers and masks may also be computed from loop-carried recurrences
 // (values advanced by an invariant step: block pointers moved by
-// tl.advance, running offsets), whose value k iterations on is x + k * d;
+// tl.advance, running offsets), whose value k iterations on is x + k * d,
+// and, for the copies through shared memory, from loop-carried chains
+// (values the body updates with side-effect-free ops, scf.if included: a
+// flattened loop's counters and per-tile offsets), which are carried
+// stages-1 iterations ahead alongside;
 // tensor-descriptor block loads feeding products become the masked pointer
 // loads they mean first, so the same machinery copies them. On sm_90 they
 // are copied by TMA instead (one thread issues them, mbarriers say when a
@@ -128,88 +132,136 @@ Value advanceBy(OpBuilder &b, Location loc, Value x, Value step, int64_t k) {
   return arith::AddIOp::create(b, loc, x, ks);
 }
 
-/// Values a flattened loop (tile-flatten-loops) computes once per outer
-/// iteration and carries: the results of a top-level, side-effect-free
-///   %v = scf.if %c { ... } else { scf.yield %arg }
-/// that the loop yields into %arg, where the condition and the values the
-/// if reads from the body are computed from the induction variable,
-/// recurrences and invariants. The value k iterations on is the if run
-/// again for that iteration, its else branch given the value one
-/// iteration earlier: copies issued ahead compute them ahead, in a loop-
-/// carried chain of their own.
-struct Conditional {
-  scf::IfOp op;
-  SmallVector<unsigned> argIndex;     // per result: the loop's iteration argument
-  llvm::SetVector<Operation *> slice; // computes the condition and what the if reads
+/// What a slice may read besides the induction variable, recurrences and
+/// invariants: loop-carried chains (see Chains) and the values their
+/// update computes. Reads are recorded in `used` (chain argument indices)
+/// and `usedOps`.
+struct ChainLeaves {
+  llvm::SmallDenseMap<Value, unsigned> args; // body argument -> iteration argument index
+  llvm::DenseSet<Operation *> ops;           // ops of the chains' updates
+  bool allowIf = false;                      // side-effect-free scf.if in the slice
 };
-using Conditionals = std::vector<Conditional>;
-using CondSet = llvm::SmallPtrSet<Operation *, 2>;
+struct ChainUse {
+  llvm::SmallDenseSet<unsigned> args;
+  llvm::SmallPtrSet<Operation *, 8> ops;
+  bool empty() const { return args.empty() && ops.empty(); }
+};
 
 /// The ops of `v`'s backward slice inside `body`, in program order, when
-/// every leaf is the induction variable, a recurrence, a conditional's
-/// result (when `conds` is given; recorded in `used`) or defined outside
-/// the loop.
+/// every leaf is the induction variable, a recurrence, a chain leaf (when
+/// `leaves` is given) or defined outside the loop.
 bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &slice,
-                  const Recurrences &rec, const Conditionals *conds = nullptr,
-                  CondSet *used = nullptr) {
+                  const Recurrences &rec, const ChainLeaves *leaves = nullptr,
+                  ChainUse *used = nullptr) {
   if (v == iv || rec.count(v))
     return true;
+  if (leaves) {
+    if (auto it = leaves->args.find(v); it != leaves->args.end()) {
+      if (used)
+        used->args.insert(it->second);
+      return true;
+    }
+  }
   Operation *d = v.getDefiningOp();
   if (!d)
     return v.getParentBlock() != body; // other block arguments: invariant only
   if (d->getBlock() != body)
     return !body->getParentOp()->isAncestor(d);
-  if (conds && llvm::any_of(*conds, [&](const Conditional &c) { return c.op == d; })) {
+  if (leaves && leaves->ops.contains(d)) {
     if (used)
-      used->insert(d);
+      used->ops.insert(d);
+    return true;
+  }
+  if (leaves && leaves->allowIf && isa<scf::IfOp>(d) && isMemoryEffectFree(d)) {
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(d->getRegions(), above);
+    above.insert(cast<scf::IfOp>(d).getCondition());
+    for (Value o : above)
+      if (!collectSlice(o, body, iv, slice, rec, leaves, used))
+        return false;
+    slice.insert(d);
     return true;
   }
   if (!isPureShapeOrArith(d))
     return false;
   for (Value o : d->getOperands())
-    if (!collectSlice(o, body, iv, slice, rec, conds, used))
+    if (!collectSlice(o, body, iv, slice, rec, leaves, used))
       return false;
   slice.insert(d);
   return true;
 }
 
-Conditionals findConditionals(scf::ForOp loop, const Recurrences &rec) {
-  Conditionals out;
+/// Loop-carried chains: iteration arguments whose next value the body
+/// computes, with side-effect-free ops (scf.if included), from the
+/// induction variable, recurrences, invariants and chains: a flattened
+/// loop's counters and the per-tile values its scf.if carries
+/// (tile-flatten-loops). Copies issued k iterations ahead read them in
+/// that iteration: their values there are carried alongside, advanced by
+/// the same ops run for the iteration ahead.
+struct Chain {
+  unsigned arg;                       // iteration argument index
+  llvm::SetVector<Operation *> slice; // computes its next value
+  ChainUse reads;                     // the chains its update reads
+};
+using Chains = std::vector<Chain>;
+
+Chains findChains(scf::ForOp loop, const Recurrences &rec) {
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
-  for (Operation &op : body->without_terminator()) {
-    auto ifOp = dyn_cast<scf::IfOp>(&op);
-    if (!ifOp || ifOp.getNumResults() == 0 || ifOp.getElseRegion().empty() ||
-        !isMemoryEffectFree(ifOp))
-      continue;
-    Conditional c;
-    c.op = ifOp;
-    bool ok = true;
-    for (auto [m, r] : llvm::enumerate(ifOp.getResults())) {
-      auto arg = dyn_cast<BlockArgument>(ifOp.elseYield().getOperand(m));
-      if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
-          yield.getOperand(arg.getArgNumber() - 1) != r) {
-        ok = false;
+  llvm::SmallDenseSet<unsigned> cand;
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (!rec.count(arg))
+      cand.insert(unsigned(i));
+  Chains out;
+  for (bool changed = true; changed;) {
+    changed = false;
+    ChainLeaves leaves;
+    leaves.allowIf = true;
+    for (unsigned i : cand)
+      leaves.args[loop.getRegionIterArgs()[i]] = i;
+    out.clear();
+    for (unsigned i : llvm::to_vector(cand)) {
+      Chain c;
+      c.arg = i;
+      if (!collectSlice(yield.getOperand(i), body, iv, c.slice, rec, &leaves, &c.reads)) {
+        cand.erase(i);
+        changed = true;
         break;
       }
-      c.argIndex.push_back(arg.getArgNumber() - 1);
-    }
-    if (!ok)
-      continue;
-    llvm::SetVector<Value> above;
-    getUsedValuesDefinedAbove(ifOp->getRegions(), above);
-    above.insert(ifOp.getCondition());
-    for (Value v : above) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      if (arg && arg.getOwner() == body && arg.getArgNumber() > 0 &&
-          llvm::is_contained(c.argIndex, arg.getArgNumber() - 1))
-        continue; // the else branch's own carried values
-      ok = ok && collectSlice(v, body, iv, c.slice, rec);
-    }
-    if (ok)
       out.push_back(std::move(c));
+    }
   }
+  return out;
+}
+
+/// The leaves the chains offer to other slices.
+ChainLeaves chainLeaves(scf::ForOp loop, const Chains &chains) {
+  ChainLeaves l;
+  for (const Chain &c : chains) {
+    l.args[loop.getRegionIterArgs()[c.arg]] = c.arg;
+    l.ops.insert(c.slice.begin(), c.slice.end());
+  }
+  return l;
+}
+
+/// The chains `use` reads, with the chains their updates read.
+Chains chainsRead(const Chains &chains, const ChainUse &use) {
+  llvm::SmallDenseSet<unsigned> need(use.args.begin(), use.args.end());
+  for (const Chain &c : chains)
+    if (llvm::any_of(use.ops, [&](Operation *op) { return c.slice.contains(op); }))
+      need.insert(c.arg);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Chain &c : chains)
+      if (need.contains(c.arg))
+        for (unsigned a : c.reads.args)
+          grew |= need.insert(a).second;
+  }
+  Chains out;
+  for (const Chain &c : chains)
+    if (need.contains(c.arg))
+      out.push_back(c);
   return out;
 }
 
@@ -222,7 +274,7 @@ struct Candidate {
   tile::AddPtrOp advance; // its yielded value: addptr(arg, invariant)
   llvm::SetVector<Operation *> slice; // computes the mask (and pointer)
   const Recurrences *rec = nullptr;   // the loop's recurrences
-  CondSet conds;                      // the conditionals the slice reads
+  ChainUse chains;                    // the chains the slice reads
 };
 
 /// A recurrence's value in the iteration being emitted for.
@@ -233,8 +285,8 @@ using ArgAt = llvm::function_ref<Value(const Recurrence &)>;
 /// for that iteration (unused when the pointer is computed), `argAt` the
 /// value there of each recurrence the slice reads.
 std::pair<Value, Value> emitAt(OpBuilder &b, Candidate &c, Value iv, Value at,
-                               Value carried, ArgAt argAt, const IRMapping *condVals = nullptr) {
-  IRMapping map = condVals ? *condVals : IRMapping();
+                               Value carried, ArgAt argAt, const IRMapping *chainVals = nullptr) {
+  IRMapping map = chainVals ? *chainVals : IRMapping();
   map.map(iv, at);
   auto mapRecurrence = [&](Value v) {
     auto it = c.rec->find(v);
@@ -267,7 +319,7 @@ Value guard(OpBuilder &b, Location loc, Value mask, Value i, Value ub,
 }
 
 std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec,
-                                      const Conditionals *conds = nullptr) {
+                                      const ChainLeaves *leaves = nullptr) {
   Block *body = loop.getBody();
   Value iv = loop.getInductionVar();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -292,11 +344,11 @@ std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec,
       // invariant one would read what a store in the loop may change).
       Operation *d = load.getPtr().getDefiningOp();
       if (!d || d->getBlock() != body ||
-          !collectSlice(load.getPtr(), body, iv, c.slice, rec, conds, &c.conds))
+          !collectSlice(load.getPtr(), body, iv, c.slice, rec, leaves, &c.chains))
         continue;
     }
     if (load.getMask() &&
-        !collectSlice(load.getMask(), body, iv, c.slice, rec, conds, &c.conds))
+        !collectSlice(load.getMask(), body, iv, c.slice, rec, leaves, &c.chains))
       continue;
     if (load.getOther() && !loop.isDefinedOutsideOfLoop(load.getOther()))
       continue;
@@ -311,13 +363,13 @@ struct TmaCandidate {
   tile::DescriptorLoadOp load;
   llvm::SetVector<Operation *> slice; // computes the indices
   const Recurrences *rec = nullptr;
-  CondSet conds;
+  ChainUse chains;
 };
 
 /// The indices of `c` in the iteration whose induction variable is `at`.
 SmallVector<Value> emitIndicesAt(OpBuilder &b, TmaCandidate &c, Value iv, Value at,
-                                 ArgAt argAt, const IRMapping *condVals = nullptr) {
-  IRMapping map = condVals ? *condVals : IRMapping();
+                                 ArgAt argAt, const IRMapping *chainVals = nullptr) {
+  IRMapping map = chainVals ? *chainVals : IRMapping();
   map.map(iv, at);
   auto mapRecurrence = [&](Value v) {
     auto it = c.rec->find(v);
@@ -568,7 +620,8 @@ Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k)
 ///     yield ..., ph ^ (r+1 == stages)
 scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
                          std::vector<TmaCandidate> &tma, const Recurrences &rec,
-                         const Conditionals &conds, unsigned stages, int64_t &nextBuffer, bool copiesAfterUse) {
+                         const Chains &chains, unsigned stages, int64_t &nextBuffer,
+                         bool copiesAfterUse) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Operation *before = loop->getPrevNode(); // what precedes the prologue
@@ -581,35 +634,32 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   for (size_t k = 0; k < tma.size(); ++k)
     tmaBuffers.push_back(nextBuffer++);
   int64_t ring = tma.empty() ? -1 : nextBuffer++;
-  // The conditionals' values in iteration `at`, from theirs one
-  // iteration earlier (`previous`, by flat result index).
-  auto condsAt = [&](OpBuilder &ob, Value at, ArgAt argAt,
-                     llvm::function_ref<Value(size_t)> previous, std::vector<Value> &values) {
-    IRMapping out;
-    values.clear();
-    for (Conditional c : conds) {
-      IRMapping map;
-      map.map(iv, at);
-      llvm::SetVector<Value> above;
-      getUsedValuesDefinedAbove(c.op->getRegions(), above);
-      above.insert(c.op.getCondition());
-      for (Operation *op : c.slice)
-        for (Value o : op->getOperands())
-          above.insert(o);
-      for (Value v : above)
+  // The chains' updates, in program order, run for iteration `at` from
+  // the chains' values there (`now`, one per chain): the map gives every
+  // value they compute there, `next` their values one iteration on.
+  llvm::SetVector<Operation *> chainOps;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (llvm::any_of(chains, [&](const Chain &c) { return c.slice.contains(&op); }))
+      chainOps.insert(&op);
+  auto yieldOp = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto chainsAt = [&](OpBuilder &ob, Value at, ArgAt argAt, ArrayRef<Value> now,
+                      std::vector<Value> &next) {
+    IRMapping map;
+    map.map(iv, at);
+    for (auto [c, v] : llvm::zip(chains, now))
+      map.map(loop.getRegionIterArgs()[c.arg], v);
+    for (Operation *op : chainOps) {
+      llvm::SetVector<Value> reads(op->getOperands().begin(), op->getOperands().end());
+      getUsedValuesDefinedAbove(op->getRegions(), reads);
+      for (Value v : reads)
         if (auto r = rec.find(v); r != rec.end() && !map.contains(v))
           map.map(v, argAt(r->second));
-      for (Operation *op : c.slice)
-        ob.clone(*op, map);
-      for (auto [m, idx] : llvm::enumerate(c.argIndex))
-        map.map(loop.getRegionIterArgs()[idx], previous(values.size() + m));
-      Operation *clone = ob.clone(*c.op, map);
-      for (auto [r, cr] : llvm::zip(c.op->getResults(), clone->getResults())) {
-        out.map(r, cr);
-        values.push_back(cr);
-      }
+      ob.clone(*op, map);
     }
-    return out;
+    next.clear();
+    for (const Chain &c : chains)
+      next.push_back(map.lookupOrDefault(yieldOp.getOperand(c.arg)));
+    return map;
   };
   auto copy = [&](OpBuilder &ob, Location l, Candidate &c, int64_t buffer, Value carried,
                   Value at, Value slot, ArgAt argAt, const IRMapping *cm) {
@@ -636,18 +686,17 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   std::vector<Value> ptrs;
   for (Candidate &c : cands)
     ptrs.push_back(c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex]);
-  std::vector<Value> condNow; // the conditionals' values in iteration s
-  for (const Conditional &c : conds)
-    for (unsigned idx : c.argIndex)
-      condNow.push_back(loop.getInitArgs()[idx]);
+  std::vector<Value> chainNow; // the chains' values in iteration s
+  for (const Chain &c : chains)
+    chainNow.push_back(loop.getInitArgs()[c.arg]);
   for (unsigned s = 0; s + 1 < stages; ++s) {
     Value at = iterationAhead(b, loc, lb, step, s);
     Value slot = arith::ConstantIntOp::create(b, loc, s, 32);
     auto initAhead = [&](const Recurrence &r) {
       return advanceBy(b, loc, loop.getInitArgs()[r.index], r.step, s);
     };
-    std::vector<Value> before = condNow;
-    IRMapping cm = condsAt(b, at, initAhead, [&](size_t k) { return before[k]; }, condNow);
+    std::vector<Value> next;
+    IRMapping cm = chainsAt(b, at, initAhead, chainNow, next);
     for (auto [k, c] : llvm::enumerate(cands)) {
       if (s > 0 && c.argIndex >= 0)
         ptrs[k] = tile::AddPtrOp::create(b, loc, ptrs[k].getType(), ptrs[k],
@@ -658,6 +707,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
       tmaCopy(b, loc, c, tmaBuffers[k], at, slot, initAhead, &cm);
     if (!cands.empty())
       tgpu::AsyncCommitOp::create(b, loc);
+    chainNow = next;
   }
   // The offset of stages-1 iterations, computed once.
   std::vector<Value> ahead;
@@ -675,8 +725,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   SmallVector<Value> inits{r0, w0};
   if (!tma.empty())
     inits.push_back(r0); // the phase parity of slot 0's first fill
-  size_t condBase = inits.size(); // then the conditionals, stages-2 on
-  inits.append(condNow.begin(), condNow.end());
+  size_t chainBase = inits.size(); // then the chains, stages-1 iterations on
+  inits.append(chainNow.begin(), chainNow.end());
   Operation *lastRead = nullptr, *lastIssue = nullptr; // bracket the copies
   std::vector<Value> reads;
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
@@ -705,10 +755,10 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         auto bodyAhead = [&](const Recurrence &r) {
           return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, stages - 1);
         };
-        std::vector<Value> condAhead;
-        IRMapping cm = condsAt(
-            pb, at, bodyAhead, [&](size_t k) { return Value(newArgs[condBase + k]); },
-            condAhead);
+        std::vector<Value> chainAhead;
+        SmallVector<Value> chainArgs(newArgs.begin() + chainBase,
+                                     newArgs.begin() + chainBase + chains.size());
+        IRMapping cm = chainsAt(pb, at, bodyAhead, chainArgs, chainAhead);
         for (auto [k, c] : llvm::enumerate(cands)) {
           Value carried;
           if (c.argIndex >= 0) {
@@ -733,7 +783,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         if (!tma.empty()) // the next fill of slot 0 completes the other phase
           out.push_back(arith::XOrIOp::create(
               pb, l, newArgs[2], arith::ExtUIOp::create(pb, l, pb.getI32Type(), rWrapped)));
-        out.append(condAhead.begin(), condAhead.end());
+        out.append(chainAhead.begin(), chainAhead.end());
         for (Candidate &c : cands)
           c.load.erase();
         for (TmaCandidate &c : tma)
@@ -899,7 +949,7 @@ bool tmaCopies(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
 
 /// The descriptor loads of `loop`'s body that TMA copies ahead.
 std::vector<TmaCandidate> findTmaCandidates(scf::ForOp loop, const Recurrences &rec,
-                                            const Conditionals &conds,
+                                            const ChainLeaves &leaves,
                                             const PipelineOptions &o) {
   std::vector<TmaCandidate> out;
   Block *body = loop.getBody();
@@ -914,7 +964,8 @@ std::vector<TmaCandidate> findTmaCandidates(scf::ForOp loop, const Recurrences &
     c.load = dl;
     c.rec = &rec;
     if (llvm::all_of(dl.getIndices(), [&](Value i) {
-          return collectSlice(i, body, loop.getInductionVar(), c.slice, rec, &conds, &c.conds);
+          return collectSlice(i, body, loop.getInductionVar(), c.slice, rec, &leaves,
+                              &c.chains);
         }))
       out.push_back(std::move(c));
   }
@@ -927,13 +978,14 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
   unsigned stages = o.stages;
   if (auto a = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
     stages = unsigned(a.getInt());
-  Conditionals conds = findConditionals(loop, rec);
+  Chains chains = findChains(loop, rec);
+  ChainLeaves leaves = chainLeaves(loop, chains);
   std::vector<TmaCandidate> tma;
   if (stages >= 2)
-    tma = findTmaCandidates(loop, rec, conds, o);
+    tma = findTmaCandidates(loop, rec, leaves, o);
   if (o.computeCapability >= 80)
     descriptorLoadsAsPointers(loop, o.computeCapability, o.numWarps, tma);
-  std::vector<Candidate> cands = findCandidates(loop, rec, &conds);
+  std::vector<Candidate> cands = findCandidates(loop, rec, &leaves);
   if (o.computeCapability >= 80 && stages >= 2) {
     std::vector<Candidate> async;
     int64_t perStage = 0;
@@ -958,16 +1010,17 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
       loop.getBody()->walk([&](tile::DotOp d) {
         afterUse |= tritium::codegen::dotUsesWgmma(d, o.computeCapability, o.numWarps);
       });
-      // The conditionals the copies read, computed ahead with them.
-      CondSet used;
+      // The chains the copies read, computed ahead with them.
+      ChainUse used;
+      auto addUse = [&](const ChainUse &u) {
+        used.args.insert(u.args.begin(), u.args.end());
+        used.ops.insert(u.ops.begin(), u.ops.end());
+      };
       for (Candidate &c : async)
-        used.insert(c.conds.begin(), c.conds.end());
+        addUse(c.chains);
       for (TmaCandidate &c : tma)
-        used.insert(c.conds.begin(), c.conds.end());
-      Conditionals ahead;
-      for (Conditional &c : conds)
-        if (used.contains(c.op))
-          ahead.push_back(c);
+        addUse(c.chains);
+      Chains ahead = chainsRead(chains, used);
       loop = pipelineAsync(loop, async, tma, rec, ahead, stages, nextBuffer, afterUse);
       rec = findRecurrences(loop);
       cands = findCandidates(loop, rec);
@@ -976,7 +1029,8 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
   // Prefetching into registers keeps two tiles alive: only for pointers
   // walked through the loop (computed ones are mostly row-wide tiles in
   // loops of one or two trips, where it costs more than it hides).
-  llvm::erase_if(cands, [](const Candidate &c) { return c.argIndex < 0 || !c.conds.empty(); });
+  llvm::erase_if(cands,
+                 [](const Candidate &c) { return c.argIndex < 0 || !c.chains.empty(); });
   prefetchLoads(loop, cands);
 }
 

@@ -12,16 +12,19 @@
 //     r = for k in [klo, khi) (x = init(P)): body(k, x)
 //     o = epilogue(i, P, r, o)
 // becomes, when N > 0,
-//   for t in [0, T) (o, x, C):
-//     j = t % N; i = lo + (t / N) * s; k = klo + j * kstep
-//     P = prologue(i, o)                     (cheap side-effect-free ops)
-//     C = j == 0 ? prologue(i, o) : C        (the others, under scf.if)
-//     x = body(k, j == 0 ? init(P) : x)
-//     o = j == N - 1 ? epilogue(i, P, x, o) : o   (under scf.if)
+//   for t in [0, T) (o, x, C, j = 0, i = lo):
+//     C = j == 0 ? prologue(i, o) : C        (under scf.if)
+//     x = body(klo + j * kstep, j == 0 ? init(C) : x)
+//     o = j == N - 1 ? epilogue(i, C, x, o) : o   (under scf.if)
+//     j, i = j == N - 1 ? (0, i + s) : (j + 1, i)
 // and when N == 0 the loop runs with the inner loop's results replaced by
-// its initial values. The cheap part of the prologue is recomputed from t
-// in every iteration, so the pipeliner can compute any iteration's
-// addresses from the induction variable; the accumulator's reset is a
+// its initial values. The position is carried as counters (no division
+// per iteration); the prologue's results are carried from one tile's
+// first iteration to its others, except cheap side-effect-free ops that
+// do not change with the tile (constants, an accumulator's zeros) or
+// whose values cannot be carried, which stay in the body. The software
+// pipeliner computes the counters and the prologue's scf.if ahead for the
+// copies it issues (loop-carried chains), and the accumulator's reset is a
 // select on j == 0 that the wgmma lowering turns into the instruction's
 // zero-accumulator predicate.
 //
@@ -224,6 +227,9 @@ bool flatten(Nest &n) {
     inits.push_back(p);
   }
   inits.append(onceInits.begin(), onceInits.end());
+  // Then the position: j, the inner iteration, and i, the outer one.
+  inits.push_back(zero);
+  inits.push_back(outer.getLowerBound());
   auto fused = scf::ForOp::create(tb, loc, zero, total, one, inits);
   fused.setUnsignedCmp(isUnsigned);
   for (NamedAttribute a : outer->getAttrs())
@@ -237,47 +243,20 @@ bool flatten(Nest &n) {
   if (fb->mightHaveTerminator()) // made when there are no iteration arguments
     fb->getTerminator()->erase();
   OpBuilder fbld = OpBuilder::atBlockEnd(fb);
-  Value t = fused.getInductionVar();
   auto outerArgs = fused.getRegionIterArgs().take_front(nOuter);
   auto innerArgs = fused.getRegionIterArgs().slice(nOuter, nInner);
-  auto onceArgs = fused.getRegionIterArgs().drop_front(nOuter + nInner);
-  // t and the trips are not negative: unsigned division.
-  Value j = arith::RemUIOp::create(fbld, loc, t, innerTrips);
+  auto onceArgs = fused.getRegionIterArgs().slice(nOuter + nInner, carriedOnce.size());
+  Value j = fused.getRegionIterArgs().end()[-2];
+  Value i = fused.getRegionIterArgs().back();
   Value k = fbld.createOrFold<arith::AddIOp>(
       loc, inner.getLowerBound(), fbld.createOrFold<arith::MulIOp>(loc, j, inner.getStep()));
   Value first = arith::CmpIOp::create(fbld, loc, arith::CmpIPredicate::eq, j, zero);
   Value last = arith::CmpIOp::create(
       fbld, loc, arith::CmpIPredicate::eq, j,
       arith::SubIOp::create(fbld, loc, innerTrips, one));
-  // The outer induction variable, made where it is read: in the body when
-  // the recomputed ops or the inner loop read it, else in the branches.
-  auto outerIvAt = [&](OpBuilder &ob) -> Value {
-    return ob.createOrFold<arith::AddIOp>(
-        loc, outer.getLowerBound(),
-        ob.createOrFold<arith::MulIOp>(
-            loc, arith::DivUIOp::create(ob, loc, t, innerTrips), outer.getStep()));
-  };
-  auto readsOuterIv = [&](Operation *op) {
-    bool reads = false;
-    op->walk([&](Operation *o) {
-      reads |= llvm::is_contained(o->getOperands(), outerIv);
-    });
-    return reads;
-  };
-  bool ivInBody = readsOuterIv(inner);
-  for (Operation *op : recomputed)
-    ivInBody |= readsOuterIv(op);
-
   IRMapping map;
-  if (ivInBody)
-    map.map(outerIv, outerIvAt(fbld));
+  map.map(outerIv, i);
   map.map(outer.getRegionIterArgs(), outerArgs);
-  // In a branch whose ops read the outer induction variable while the
-  // body does not have it.
-  auto mapOuterIv = [&](OpBuilder &ob, IRMapping &inside, ArrayRef<Operation *> ops) {
-    if (!inside.contains(outerIv) && llvm::any_of(ops, readsOuterIv))
-      inside.map(outerIv, outerIvAt(ob));
-  };
   // The prologue: cheap ops in every iteration, in order.
   for (Operation *op : n.prologue)
     if (recomputed.contains(op))
@@ -288,7 +267,6 @@ bool flatten(Nest &n) {
     {
       OpBuilder ob = OpBuilder::atBlockEnd(onceIf.thenBlock());
       IRMapping inside = map;
-      mapOuterIv(ob, inside, once);
       for (Operation *op : once)
         ob.clone(*op, inside);
       SmallVector<Value> out;
@@ -320,7 +298,6 @@ bool flatten(Nest &n) {
   {
     OpBuilder eb = OpBuilder::atBlockEnd(epi.thenBlock());
     IRMapping inside = map;
-    mapOuterIv(eb, inside, n.epilogue);
     for (Operation *op : n.epilogue)
       eb.clone(*op, inside);
     SmallVector<Value> out;
@@ -336,6 +313,11 @@ bool flatten(Nest &n) {
   next.append(innerNext);
   for (Value v : carriedOnce) // the once-per-tile values as the if made them
     next.push_back(map.lookup(v));
+  // The next position: j wraps at the inner trip count, i then steps.
+  Value j1 = arith::AddIOp::create(fbld, loc, j, one);
+  next.push_back(arith::SelectOp::create(fbld, loc, last, zero, j1));
+  next.push_back(arith::SelectOp::create(
+      fbld, loc, last, arith::AddIOp::create(fbld, loc, i, outer.getStep()), i));
   scf::YieldOp::create(fbld, loc, next);
   scf::YieldOp::create(tb, loc, fused.getResults().take_front(nOuter));
 

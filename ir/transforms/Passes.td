@@ -38,14 +38,14 @@ def TileFlattenLoops : Pass<"tile-flatten-loops", "mlir::ModuleOp"> {
   let description = [{
     `tl.range(..., flatten=True)`: a loop whose body is a prologue, one
     inner loop with bounds invariant to it and an epilogue becomes one loop
-    over all the inner iterations. The prologue's cheap side-effect-free
-    ops are computed again from the induction variable in every iteration,
-    its other ops run in each outer iteration's first one and the
-    epilogue in its last one (both under scf.if); the inner loop's carried
-    values restart by a select in the first. When the inner loop has no
-    iterations, the outer loop runs with its initial values instead. For
-    the software pipeliner, which then keeps copies in flight from one
-    outer iteration into the next.
+    over all the inner iterations, its position carried as two counters.
+    The prologue runs in each outer iteration's first one and the
+    epilogue in its last one (both under scf.if), the prologue's results
+    carried between; the inner loop's carried values restart by a select
+    in the first. When the inner loop has no iterations, the outer loop
+    runs with its initial values instead. For the software pipeliner,
+    which then keeps copies in flight from one outer iteration into the
+    next.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

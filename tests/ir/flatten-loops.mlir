@@ -2,8 +2,10 @@
 // tl.range(..., flatten=True): a tile loop and its k loop become one loop
 // over every (tile, k) pair.
 
-// The prologue runs under scf.if in each tile's first iteration (its
-// results carried: the software pipeliner computes them ahead); the inner
+// The loop carries its position (j in the inner loop, i in the outer
+// one) as counters. The prologue runs under scf.if in each tile's first
+// iteration (its results carried: the software pipeliner computes them,
+// like the counters, ahead for its copies); the inner
 // loop's carried value restarts by a select there; the epilogue runs under
 // scf.if in the tile's last iteration. Invariant ops (the zeros) stay
 // outside the ifs. An empty k range runs the outer loop with the inner
@@ -14,15 +16,11 @@
 // CHECK: %[[HAS:.*]] = arith.cmpi sgt, %[[N]], %{{.*}} : i32
 // CHECK: scf.if %[[HAS]] -> (i32) {
 // CHECK: %[[TOTAL:.*]] = arith.muli %[[T]], %[[N]] : i32
-// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %[[TOTAL]] step %{{.*}} iter_args(%[[CNT:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}) -> (i32, tensor<16xf32>, i32)
-// CHECK-NEXT: %[[J:.*]] = arith.remui %[[IV]], %[[N]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[TOTAL]] step %{{.*}} iter_args(%[[CNT:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}, %[[J:.*]] = %{{.*}}, %[[I:.*]] = %arg1) -> (i32, tensor<16xf32>, i32, i32, i32)
 // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[J]], %{{.*}} : i32
 // CHECK-NEXT: %[[LASTJ:.*]] = arith.subi %[[N]], %{{.*}} : i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[J]], %[[LASTJ]] : i32
 // CHECK-NEXT: %[[BASE:.*]] = scf.if %[[FIRST]] -> (i32) {
-// CHECK-NEXT: %[[Q:.*]] = arith.divui %[[IV]], %[[N]] : i32
-// CHECK-NEXT: %[[S:.*]] = arith.muli %[[Q]], %c4_i32 : i32
-// CHECK-NEXT: %[[I:.*]] = arith.addi %arg1, %[[S]] : i32
 // CHECK-NEXT: %[[BV:.*]] = arith.muli %[[I]], %c4_i32 : i32
 // CHECK-NEXT: scf.yield %[[BV]] : i32
 // CHECK-NEXT: } else {
@@ -36,7 +34,12 @@
 // CHECK: scf.yield %{{.*}} : i32
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[CNT]] : i32
-// CHECK: scf.yield %[[E]], %[[A2]], %[[BASE]] : i32, tensor<16xf32>, i32
+// The position: j wraps at the trip count of the k loop, i then steps.
+// CHECK: %[[J1:.*]] = arith.addi %[[J]], %{{.*}} : i32
+// CHECK-NEXT: %[[JN:.*]] = arith.select %[[LAST]], %{{.*}}, %[[J1]] : i32
+// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[I]], %c4_i32 : i32
+// CHECK-NEXT: %[[IN:.*]] = arith.select %[[LAST]], %[[I1]], %[[I]] : i32
+// CHECK-NEXT: scf.yield %[[E]], %[[A2]], %[[BASE]], %[[JN]], %[[IN]] : i32, tensor<16xf32>, i32, i32, i32
 // CHECK-NEXT: } {tile.num_stages = 3 : i32}
 // CHECK: } else {
 // CHECK: scf.for %{{.*}} = %arg1 to %arg2 step %c4_i32
@@ -74,7 +77,7 @@ func.func @tiles(%p: !tile.ptr<f32>, %lo: i32, %hi: i32, %kt: i32) -> i32 {
 // A prologue that loads runs under scf.if in each tile's first iteration;
 // its result is carried to the others.
 // CHECK-LABEL: func @loaded_prologue
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<16xf32>, f32)
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[C:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<16xf32>, f32, i32, i32)
 // CHECK: %[[F:.*]] = arith.cmpi eq
 // CHECK: %[[V:.*]] = scf.if %[[F]] -> (f32) {
 // CHECK: %[[L:.*]] = tile.load
@@ -82,7 +85,7 @@ func.func @tiles(%p: !tile.ptr<f32>, %lo: i32, %hi: i32, %kt: i32) -> i32 {
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.yield %[[C]] : f32
 // CHECK: arith.mulf %{{.*}}, %[[V]] : f32
-// CHECK: scf.yield %{{.*}}, %[[V]] : tensor<16xf32>, f32
+// CHECK: scf.yield %{{.*}}, %[[V]], %{{.*}}, %{{.*}} : tensor<16xf32>, f32, i32, i32
 func.func @loaded_prologue(%p: !tile.ptr<f32>, %hi: i32, %kt: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
