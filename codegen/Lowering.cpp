@@ -438,14 +438,111 @@ std::vector<llvm::Value *> Lowering::loadFromShared(llvm::Type *ty,
   return out;
 }
 
+namespace {
+
+/// A coordinate bit that one register bit alone sets in a layout: the
+/// register bit's position, or -1. Other bases must leave the bit clear.
+int pureRegisterBit(const LinearLayout &l, unsigned dim, int64_t bit) {
+  int found = -1;
+  for (auto d : {LinearLayout::Reg, LinearLayout::Lane, LinearLayout::Warp})
+    for (auto [i, v] : llvm::enumerate(l.bases(d))) {
+      if (!(v[dim] & bit))
+        continue;
+      bool pure = d == LinearLayout::Reg && found < 0;
+      for (unsigned k = 0; k < v.size() && pure; ++k)
+        pure = v[k] == (k == dim ? bit : 0);
+      if (!pure)
+        return -1;
+      found = int(i);
+    }
+  return found;
+}
+
+/// `l` without register bit `reg` and without coordinate bit `bit` of
+/// `dim` (which only that register bit sets): the layout of the half of
+/// the tile where that coordinate bit is fixed.
+LinearLayout withoutBit(const LinearLayout &l, unsigned reg, unsigned dim, int64_t bit) {
+  auto squeeze = [&](Coord c) {
+    c[dim] = (c[dim] & (bit - 1)) | ((c[dim] >> 1) & ~(bit - 1));
+    return c;
+  };
+  std::vector<Coord> regs, lanes, warps;
+  for (auto [i, v] : llvm::enumerate(l.bases(LinearLayout::Reg)))
+    if (i != reg)
+      regs.push_back(squeeze(v));
+  for (const Coord &v : l.bases(LinearLayout::Lane))
+    lanes.push_back(squeeze(v));
+  for (const Coord &v : l.bases(LinearLayout::Warp))
+    warps.push_back(squeeze(v));
+  std::vector<int64_t> shape = l.shape();
+  shape[dim] /= 2;
+  return LinearLayout(shape, regs, lanes, warps);
+}
+
+} // namespace
+
 std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
                                                  llvm::Type *ty,
                                                  const LinearLayout &to,
                                                  unsigned padLast) {
-  barrier();
-  storeToShared(src, ty, padLast);
-  barrier();
-  return loadFromShared(ty, to, padLast);
+  // A tile larger than kConversionChunkBytes moves in parts, each a set of
+  // coordinate bits that registers alone select in both layouts (rows of
+  // a product's accumulator held in the same registers before and after),
+  // so that the staging area stays small (a persistent kernel's epilogue
+  // then leaves room for another pipeline slot).
+  const LinearLayout &from = *src.layout;
+  unsigned eb = storeBytes(memType(*this, ty));
+  struct Split {
+    unsigned fromBit, toBit;
+  };
+  std::vector<Split> splits;
+  LinearLayout f = from, t = to;
+  int64_t bytes = from.numElements() * eb;
+  for (unsigned dim = 0; dim < from.rank() && padLast == 0; ++dim) {
+    // The last dimension's low bits form the vector runs: its upper half
+    // only.
+    int64_t lowest = dim + 1 == from.rank() ? std::max<int64_t>(2, f.shape()[dim] / 2) : 1;
+    for (int64_t bit = f.shape()[dim] / 2; bit >= lowest && bytes > kConversionChunkBytes;
+         bit /= 2) {
+      int rf = pureRegisterBit(f, dim, bit), rt = pureRegisterBit(t, dim, bit);
+      if (rf < 0 || rt < 0)
+        continue;
+      f = withoutBit(f, unsigned(rf), dim, bit);
+      t = withoutBit(t, unsigned(rt), dim, bit);
+      splits.push_back({unsigned(rf), unsigned(rt)});
+      bytes /= 2;
+    }
+  }
+  if (splits.empty()) {
+    barrier();
+    storeToShared(src, ty, padLast);
+    barrier();
+    return loadFromShared(ty, to, padLast);
+  }
+  // Register index of the part's register `r` in the full layout, the
+  // part selecting `part`'s bits (removed bits reinserted, last first).
+  auto expand = [&](unsigned r, unsigned part, bool isFrom) {
+    for (size_t k = splits.size(); k-- > 0;) {
+      unsigned p = isFrom ? splits[k].fromBit : splits[k].toBit;
+      unsigned low = r & ((1u << p) - 1);
+      r = ((r >> p) << (p + 1)) | (((part >> k) & 1u) << p) | low;
+    }
+    return r;
+  };
+  auto fromPart = std::make_shared<const LinearLayout>(f);
+  std::vector<llvm::Value *> out(to.numRegs());
+  for (unsigned part = 0; part < (1u << splits.size()); ++part) {
+    Lowered piece{fromPart, {}};
+    for (unsigned r = 0; r < f.numRegs(); ++r)
+      piece.regs.push_back(src.regs[expand(r, part, true)]);
+    barrier();
+    storeToShared(piece, ty, 0);
+    barrier();
+    std::vector<llvm::Value *> got = loadFromShared(ty, t, 0);
+    for (unsigned r = 0; r < t.numRegs(); ++r)
+      out[expand(r, part, false)] = got[r];
+  }
+  return out;
 }
 
 std::vector<llvm::Value *> Lowering::convert(Value v, const LinearLayout &to) {

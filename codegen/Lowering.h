@@ -163,6 +163,9 @@ public:
   llvm::Value *isOwner(const LinearLayout &l);
 
   // --- shared memory and barriers --------------------------------------------
+  /// The most bytes a layout conversion stages at once (larger tiles move
+  /// in parts where their layouts allow).
+  static constexpr int64_t kConversionChunkBytes = 32 * 1024;
   void barrier();
   /// Pointer to element `index` of type `ty` in the staging area, after
   /// `byteOffset` bytes; reserves the bytes it may touch.

@@ -151,3 +151,19 @@ def test_counter_through_both_loops_on_the_gpu(ub):
             ref[i * 32 + j] = k
             k += 1
     np.testing.assert_array_equal(out.cpu().numpy(), ref)
+
+
+def test_epilogue_conversion_moves_in_parts():
+    # The 128x256 fp16 tile's move from the wgmma accumulator to the
+    # store layout goes through 32 KB of shared memory twice (its rows 8
+    # apart are the same registers before and after), not 64 KB once: four
+    # 48 KB pipeline slots still fit beside it.
+    constexprs = {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1, "BM": 128, "BN": 256,
+                  "BK": 64, "GROUP_SIZE_M": 8, "NUM_SMS": 132}
+    attrs = {(i,): [["tt.divisibility", 16]] for i in (0, 1, 2, 6, 8, 10)}
+    for stages in (3, 4):
+        k = triton.compile(ASTSource(persistent_matmul, SIGNATURE, constexprs=constexprs,
+                                     attrs=attrs),
+                           target=GPUTarget("cuda", 90, 32),
+                           options={"num_warps": 8, "num_stages": stages})
+        assert k.metadata.shared == stages * 48 * 1024 + 32 * 1024
