@@ -165,7 +165,8 @@ LogicalResult Lowering::emitIf(Operation *o) {
     before.push_back(get(v));
   auto emitBranch = [&](Region &r) -> FailureOr<std::vector<Lowered>> {
     bool reads = llvm::any_of(inFlight, [&](Value v) {
-      return llvm::any_of(v.getUsers(), [&](Operation *u) { return r.isAncestor(u->getParentRegion()); });
+      return llvm::any_of(v.getUsers(),
+                          [&](Operation *u) { return r.isAncestor(u->getParentRegion()); });
     });
     if (reads && !inFlight.empty()) {
       std::vector<llvm::Value *> regs;

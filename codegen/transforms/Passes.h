@@ -60,8 +60,10 @@ mlir::LogicalResult assignLayouts(mlir::Operation *func, const LayoutOptions &op
 /// Conversion removal (RemoveConversions.cpp): each tgpu.convert_layout
 /// whose source can be recomputed in the target layout (ranges, splats,
 /// constants, and shape and elementwise ops over them) is replaced by that
-/// recomputation; producers left without users go. Moves that stay within
-/// each thread and moves of loaded or computed data remain.
+/// recomputation; values carried through scf.if/scf.for whose readers all
+/// convert them take that layout where their sources allow it for free;
+/// producers left without users go. Moves that stay within each thread and
+/// moves of loaded or computed data remain.
 void removeConversions(mlir::Operation *func, const LayoutOptions &options);
 
 /// The encoding naming `layout` on a tensor of type `t` (without

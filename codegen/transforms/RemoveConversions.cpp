@@ -12,8 +12,12 @@
 // Leaves that sit in the target layout within each thread stay (with an
 // in-thread conversion, a register pick); a broadcast's source that cannot
 // be recomputed is converted itself (a row or column moves, not the tile).
-// Loaded and computed data are never recomputed. Producers left without
-// users are erased. The lowering emits the same code either way; the IR
+// Loaded and computed data are never recomputed. Values carried through
+// scf.if and scf.for (a flattened loop's per-tile offsets) take the layout
+// every reader converts them to, where their sources can be had in it for
+// free (recomputed, or made before the loops): the conversion then runs
+// where the value is made, not in every iteration that reads it.
+// Producers left without users are erased. The lowering emits the same code either way; the IR
 // then says where each value is computed.
 //
 //===----------------------------------------------------------------------===//

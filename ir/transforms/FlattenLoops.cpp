@@ -113,8 +113,8 @@ std::optional<Nest> matchNest(scf::ForOp outer) {
       in.getInductionVar().getType() != outer.getInductionVar().getType() ||
       in.getUnsignedCmp() != outer.getUnsignedCmp())
     return std::nullopt;
-  // Another loop among the prologue's or epilogue's ops would be run
-  // once per tile still; such nests are left alone.
+  // Another loop in the prologue would still run once per tile, between
+  // the inner loop's iterations; such nests are left alone.
   for (Operation *op : n.prologue)
     if (op->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); }).wasInterrupted())
       return std::nullopt;
@@ -170,17 +170,21 @@ bool flatten(Nest &n) {
           }))
         carriedOnce.push_back(r);
 
+  // Every carried slot needs a value to start with (written before it is
+  // read): checked before anything is built.
+  auto hasPlaceholder = [](Type t) {
+    return isa<IntegerType, FloatType, tile::PointerType>(getElementTypeOrSelf(t));
+  };
+  if (!llvm::all_of(carriedOnce, [&](Value v) { return hasPlaceholder(v.getType()); }) ||
+      !llvm::all_of(inner.getInitArgs(), [&](Value v) {
+        return hasPlaceholder(v.getType()) || outer.isDefinedOutsideOfLoop(v);
+      }))
+    return false;
+
   OpBuilder b(outer);
   SmallVector<Value> onceInits;
-  for (Value v : carriedOnce) {
-    Value p = placeholder(b, loc, v.getType());
-    if (!p) { // nothing to start the slot with: leave the nest
-      for (Value x : onceInits)
-        x.getDefiningOp()->erase();
-      return false;
-    }
-    onceInits.push_back(p);
-  }
+  for (Value v : carriedOnce)
+    onceInits.push_back(placeholder(b, loc, v.getType()));
 
   Value innerTrips = tripCount(b, loc, inner.getLowerBound(), inner.getUpperBound(),
                                inner.getStep(), isUnsigned);
@@ -216,15 +220,7 @@ bool flatten(Nest &n) {
     // The inner loop's first values are computed in the first iteration
     // of each tile; before that the slot holds a value of the type.
     Value p = placeholder(tb, loc, v.getType());
-    if (!p)
-      p = outer.isDefinedOutsideOfLoop(v) ? v : Value();
-    if (!p) {
-      branch.erase();
-      for (Value x : onceInits)
-        x.getDefiningOp()->erase();
-      return false;
-    }
-    inits.push_back(p);
+    inits.push_back(p ? p : v);
   }
   inits.append(onceInits.begin(), onceInits.end());
   // Then the position: j, the inner iteration, and i, the outer one.
