@@ -513,6 +513,19 @@ std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
       bytes /= 2;
     }
   }
+  // Rows of 128-byte multiples that the lanes of one store spread over
+  // would meet in the same banks: each row is padded by 16 bytes.
+  if (padLast == 0 && f.rank() >= 2) {
+    int64_t rowBytes = f.shape().back() * eb;
+    bool lanesCrossRows = llvm::any_of(f.bases(LinearLayout::Lane), [&](const Coord &c) {
+      for (unsigned d = 0; d + 1 < c.size(); ++d)
+        if (c[d])
+          return true;
+      return false;
+    });
+    if (lanesCrossRows && rowBytes % 128 == 0 && 16 % eb == 0)
+      padLast = 16 / eb;
+  }
   if (splits.empty()) {
     barrier();
     storeToShared(src, ty, padLast);
@@ -536,9 +549,9 @@ std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
     for (unsigned r = 0; r < f.numRegs(); ++r)
       piece.regs.push_back(src.regs[expand(r, part, true)]);
     barrier();
-    storeToShared(piece, ty, 0);
+    storeToShared(piece, ty, padLast);
     barrier();
-    std::vector<llvm::Value *> got = loadFromShared(ty, t, 0);
+    std::vector<llvm::Value *> got = loadFromShared(ty, t, padLast);
     for (unsigned r = 0; r < t.numRegs(); ++r)
       out[expand(r, part, false)] = got[r];
   }
