@@ -44,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
+#include "codegen/PipelinerSlices.h"
 
 #include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
@@ -59,211 +60,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
+using namespace tritium::codegen::pipeliner;
 namespace tile = mlir::tile;
 
 namespace {
-
-bool isPureShapeOrArith(Operation *op) {
-  StringRef n = op->getName().getStringRef();
-  return (n.starts_with("arith.") && op->getNumRegions() == 0) ||
-         isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
-             tile::MakeRangeOp, tile::AddPtrOp, tile::ReshapeOp, tile::HintOp>(op);
-}
-
-/// Loop-carried values that advance by a loop-invariant step every
-/// iteration (`yield x + d`, integers by arith.addi, pointers by
-/// tile.addptr): a block pointer's offsets moved by tl.advance, a
-/// descriptor's running index. Their value k iterations on is x + k * d.
-struct Recurrence {
-  unsigned index; // among the loop's iteration arguments
-  Value step;
-};
-using Recurrences = llvm::DenseMap<Value, Recurrence>; // body argument -> step
-
-Recurrences findRecurrences(scf::ForOp loop) {
-  Recurrences out;
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-    Operation *d = yield.getOperand(i).getDefiningOp();
-    Value step;
-    if (auto add = dyn_cast_or_null<arith::AddIOp>(d)) {
-      if (add.getLhs() == arg && loop.isDefinedOutsideOfLoop(add.getRhs()))
-        step = add.getRhs();
-      else if (add.getRhs() == arg && loop.isDefinedOutsideOfLoop(add.getLhs()))
-        step = add.getLhs();
-    } else if (auto adv = dyn_cast_or_null<tile::AddPtrOp>(d)) {
-      if (adv.getPtr() == arg && loop.isDefinedOutsideOfLoop(adv.getOffset()))
-        step = adv.getOffset();
-    }
-    if (step)
-      out[arg] = Recurrence{unsigned(i), step};
-  }
-  return out;
-}
-
-Value constantLike(OpBuilder &b, Location loc, Type t, int64_t v);
-
-/// `d * k`, kept a splat when `d` is one (a splat costs nothing in any
-/// layout, so the pointers it advances keep theirs).
-Value scaled(OpBuilder &b, Location loc, Value d, int64_t k) {
-  if (k == 1)
-    return d;
-  if (auto splat = d.getDefiningOp<tile::SplatOp>()) {
-    Value x = splat.getOperand();
-    Value kx = arith::MulIOp::create(b, loc, x, constantLike(b, loc, x.getType(), k));
-    return tile::SplatOp::create(b, loc, d.getType(), kx);
-  }
-  SplatElementsAttr attr;
-  if (matchPattern(d, m_Constant(&attr)) && isa<IntegerType>(attr.getElementType()))
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(cast<ShapedType>(d.getType()),
-                                       attr.getSplatValue<APInt>() * k));
-  return arith::MulIOp::create(b, loc, d, constantLike(b, loc, d.getType(), k));
-}
-
-/// `x + k * step` (k >= 0).
-Value advanceBy(OpBuilder &b, Location loc, Value x, Value step, int64_t k) {
-  if (k == 0)
-    return x;
-  Value ks = scaled(b, loc, step, k);
-  Type et = getElementTypeOrSelf(x.getType());
-  if (isa<tile::PointerType>(et))
-    return tile::AddPtrOp::create(b, loc, x.getType(), x, ks);
-  return arith::AddIOp::create(b, loc, x, ks);
-}
-
-/// What a slice may read besides the induction variable, recurrences and
-/// invariants: loop-carried chains (see Chains) and the values their
-/// update computes. Reads are recorded in `used` (chain argument indices)
-/// and `usedOps`.
-struct ChainLeaves {
-  llvm::SmallDenseMap<Value, unsigned> args; // body argument -> iteration argument index
-  llvm::DenseSet<Operation *> ops;           // ops of the chains' updates
-  bool allowIf = false;                      // side-effect-free scf.if in the slice
-};
-struct ChainUse {
-  llvm::SmallDenseSet<unsigned> args;
-  llvm::SmallPtrSet<Operation *, 8> ops;
-  bool empty() const { return args.empty() && ops.empty(); }
-};
-
-/// The ops of `v`'s backward slice inside `body`, in program order, when
-/// every leaf is the induction variable, a recurrence, a chain leaf (when
-/// `leaves` is given) or defined outside the loop.
-bool collectSlice(Value v, Block *body, Value iv, llvm::SetVector<Operation *> &slice,
-                  const Recurrences &rec, const ChainLeaves *leaves = nullptr,
-                  ChainUse *used = nullptr) {
-  if (v == iv || rec.count(v))
-    return true;
-  if (leaves) {
-    if (auto it = leaves->args.find(v); it != leaves->args.end()) {
-      if (used)
-        used->args.insert(it->second);
-      return true;
-    }
-  }
-  Operation *d = v.getDefiningOp();
-  if (!d)
-    return v.getParentBlock() != body; // other block arguments: invariant only
-  if (d->getBlock() != body)
-    return !body->getParentOp()->isAncestor(d);
-  if (leaves && leaves->ops.contains(d)) {
-    if (used)
-      used->ops.insert(d);
-    return true;
-  }
-  if (leaves && leaves->allowIf && isa<scf::IfOp>(d) && isMemoryEffectFree(d)) {
-    llvm::SetVector<Value> above;
-    getUsedValuesDefinedAbove(d->getRegions(), above);
-    above.insert(cast<scf::IfOp>(d).getCondition());
-    for (Value o : above)
-      if (!collectSlice(o, body, iv, slice, rec, leaves, used))
-        return false;
-    slice.insert(d);
-    return true;
-  }
-  if (!isPureShapeOrArith(d))
-    return false;
-  for (Value o : d->getOperands())
-    if (!collectSlice(o, body, iv, slice, rec, leaves, used))
-      return false;
-  slice.insert(d);
-  return true;
-}
-
-/// Loop-carried chains: iteration arguments whose next value the body
-/// computes, with side-effect-free ops (scf.if included), from the
-/// induction variable, recurrences, invariants and chains: a flattened
-/// loop's counters and the per-tile values its scf.if carries
-/// (tile-flatten-loops). Copies issued k iterations ahead read them in
-/// that iteration: their values there are carried alongside, advanced by
-/// the same ops run for the iteration ahead.
-struct Chain {
-  unsigned arg;                       // iteration argument index
-  llvm::SetVector<Operation *> slice; // computes its next value
-  ChainUse reads;                     // the chains its update reads
-};
-using Chains = std::vector<Chain>;
-
-Chains findChains(scf::ForOp loop, const Recurrences &rec) {
-  Block *body = loop.getBody();
-  Value iv = loop.getInductionVar();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  llvm::SmallDenseSet<unsigned> cand;
-  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-    if (!rec.count(arg))
-      cand.insert(unsigned(i));
-  Chains out;
-  for (bool changed = true; changed;) {
-    changed = false;
-    ChainLeaves leaves;
-    leaves.allowIf = true;
-    for (unsigned i : cand)
-      leaves.args[loop.getRegionIterArgs()[i]] = i;
-    out.clear();
-    for (unsigned i : llvm::to_vector(cand)) {
-      Chain c;
-      c.arg = i;
-      if (!collectSlice(yield.getOperand(i), body, iv, c.slice, rec, &leaves, &c.reads)) {
-        cand.erase(i);
-        changed = true;
-        break;
-      }
-      out.push_back(std::move(c));
-    }
-  }
-  return out;
-}
-
-/// The leaves the chains offer to other slices.
-ChainLeaves chainLeaves(scf::ForOp loop, const Chains &chains) {
-  ChainLeaves l;
-  for (const Chain &c : chains) {
-    l.args[loop.getRegionIterArgs()[c.arg]] = c.arg;
-    l.ops.insert(c.slice.begin(), c.slice.end());
-  }
-  return l;
-}
-
-/// The chains `use` reads, with the chains their updates read.
-Chains chainsRead(const Chains &chains, const ChainUse &use) {
-  llvm::SmallDenseSet<unsigned> need(use.args.begin(), use.args.end());
-  for (const Chain &c : chains)
-    if (llvm::any_of(use.ops, [&](Operation *op) { return c.slice.contains(op); }))
-      need.insert(c.arg);
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const Chain &c : chains)
-      if (need.contains(c.arg))
-        for (unsigned a : c.reads.args)
-          grew |= need.insert(a).second;
-  }
-  Chains out;
-  for (const Chain &c : chains)
-    if (need.contains(c.arg))
-      out.push_back(c);
-  return out;
-}
 
 /// A load whose pointer is either loop-carried and advanced by an
 /// invariant offset, or computed from the induction variable (and
@@ -576,21 +376,6 @@ void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
     load.getResult().replaceAllUsesWith(x.getResult());
     load.erase();
   }
-}
-
-Value constantLike(OpBuilder &b, Location loc, Type t, int64_t v) {
-  if (auto rt = dyn_cast<RankedTensorType>(t))
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(rt, b.getIntegerAttr(rt.getElementType(), v)));
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-}
-
-/// `i + k * step`.
-Value iterationAhead(OpBuilder &b, Location loc, Value i, Value step, int64_t k) {
-  if (k == 0)
-    return i;
-  Value ks = arith::MulIOp::create(b, loc, step, constantLike(b, loc, step.getType(), k));
-  return arith::AddIOp::create(b, loc, i, ks);
 }
 
 /// Multi-stage pipelining through shared memory, for the loads feeding

@@ -53,8 +53,14 @@ bool isRecomputable(Operation *op) {
               tile::GatherOp>(op);
 }
 
-/// A value of type `t` for a carried slot that is written before it is
-/// read; null when `t` has none.
+/// Whether a loop can carry values of type `t`: placeholder has a value
+/// to start its slot with.
+bool canCarry(Type t) {
+  return isa<IntegerType, FloatType, tile::PointerType>(getElementTypeOrSelf(t));
+}
+
+/// A value of type `t` (canCarry) for a carried slot that is written
+/// before it is read.
 Value placeholder(OpBuilder &b, Location loc, Type t) {
   Type et = getElementTypeOrSelf(t);
   auto tensor = dyn_cast<RankedTensorType>(t);
@@ -150,10 +156,7 @@ bool flatten(Nest &n) {
       Operation *d = v.getDefiningOp();
       return !d || d->getBlock() != outer.getBody() || recomputed.contains(d);
     });
-    bool carriable = llvm::all_of(op->getResultTypes(), [&](Type t) {
-      Type et = getElementTypeOrSelf(t);
-      return isa<IntegerType, FloatType, tile::PointerType>(et);
-    });
+    bool carriable = llvm::all_of(op->getResultTypes(), canCarry);
     if (isRecomputable(op) && operandsReady && (!varying.contains(op) || !carriable))
       recomputed.insert(op);
     else
@@ -172,12 +175,9 @@ bool flatten(Nest &n) {
 
   // Every carried slot needs a value to start with (written before it is
   // read): checked before anything is built.
-  auto hasPlaceholder = [](Type t) {
-    return isa<IntegerType, FloatType, tile::PointerType>(getElementTypeOrSelf(t));
-  };
-  if (!llvm::all_of(carriedOnce, [&](Value v) { return hasPlaceholder(v.getType()); }) ||
+  if (!llvm::all_of(carriedOnce, [&](Value v) { return canCarry(v.getType()); }) ||
       !llvm::all_of(inner.getInitArgs(), [&](Value v) {
-        return hasPlaceholder(v.getType()) || outer.isDefinedOutsideOfLoop(v);
+        return canCarry(v.getType()) || outer.isDefinedOutsideOfLoop(v);
       }))
     return false;
 
