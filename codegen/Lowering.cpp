@@ -287,11 +287,26 @@ llvm::Value *Lowering::sharedOffset(const SharedLayout &l, llvm::Value *row,
 
 llvm::Value *Lowering::elementOffset(const SharedLayout &l, const LinearLayout &from,
                                      unsigned reg, bool transposed) {
-  if (transposed) // element (r, c) at (c, r)
-    return sharedOffset(l, coord(from, reg, 1), coord(from, reg, 0));
   unsigned cols = unsigned(from.shape().back());
-  llvm::Value *lin = linearCoord(from, reg);
-  return sharedOffset(l, b.CreateUDiv(lin, i32(cols)), b.CreateURem(lin, i32(cols)));
+  // Element (r, c) at (c, r) when transposed; else the row-major index
+  // split at `cols`.
+  auto offsetOf = [&](unsigned r) {
+    if (transposed)
+      return sharedOffset(l, coord(from, r, 1), coord(from, r, 0));
+    llvm::Value *lin = linearCoord(from, r);
+    return sharedOffset(l, b.CreateUDiv(lin, i32(cols)), b.CreateURem(lin, i32(cols)));
+  };
+  // One base per thread (register 0's offset) and a constant per register,
+  // which folds into the address's immediate.
+  SharedLayout::RegisterTerm term = l.registerTerm(from, reg, transposed);
+  if (term.kind == SharedLayout::RegisterTerm::None)
+    return offsetOf(reg);
+  llvm::Value *base = offsetOf(0);
+  if (!term.constant)
+    return base;
+  return term.kind == SharedLayout::RegisterTerm::Add
+             ? b.CreateAdd(base, i32(term.constant))
+             : b.CreateXor(base, i32(term.constant));
 }
 
 /// Stores registers [r, r + sv) of `src` (consecutive elements) at `p`:
@@ -701,7 +716,14 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
 
   tid_ = target.threadIdX(b);
   lane_ = b.CreateAnd(tid_, i32(target.warpSize() - 1), "lane");
-  warp_ = b.CreateLShr(tid_, llvm::Log2_32(target.warpSize()), "warp");
+  // The warp index is uniform in each warp: said so to the assembler, so
+  // that what derives from it alone (wgmma descriptors, per-warp shared
+  // offsets) can sit in uniform registers. The mask gives LLVM back the
+  // range the broadcast hides.
+  warp_ = target.warpUniform(
+      b, b.CreateLShr(tid_, llvm::Log2_32(target.warpSize())));
+  if (llvm::isPowerOf2_32(numWarps))
+    warp_ = b.CreateAnd(warp_, i32(numWarps - 1), "warp");
 
   for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
     llvm::Argument *a = fn->getArg(i);

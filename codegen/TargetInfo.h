@@ -39,6 +39,9 @@ public:
   /// value from the lane `lane ^ mask` (32-bit values).
   virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
                                   unsigned mask) = 0;
+  /// `v`, a value equal in every lane of a warp, in a form the assembler
+  /// knows to be so (it can then live in the warp's uniform registers).
+  virtual llvm::Value *warpUniform(llvm::IRBuilder<> &, llvm::Value *v) { return v; }
   /// printf(format, args...) on the device.
   virtual void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
                       llvm::ArrayRef<llvm::Value *> args) = 0;

@@ -56,6 +56,41 @@ int64_t SharedLayout::byteOffset(int64_t row, int64_t col) const {
   return block * blockBytes() + o;
 }
 
+SharedLayout::RegisterTerm SharedLayout::registerTerm(const LinearLayout &from,
+                                                     unsigned reg, bool transposed) const {
+  int64_t width = from.shape().back();
+  // (row, col) here of a coordinate of `from`. Shapes are powers of two, so
+  // this map, like the swizzled offset, is linear over GF(2): the offset of
+  // (reg, lane, warp) is that of (0, lane, warp) combined with that of
+  // (reg, 0, 0).
+  auto place = [&](const Coord &c) -> std::pair<int64_t, int64_t> {
+    if (transposed)
+      return {c[1], c[0]};
+    int64_t lin = 0;
+    for (unsigned d = 0; d < from.rank(); ++d)
+      lin = lin * from.shape()[d] + c[d];
+    return {lin / width, lin % width};
+  };
+  auto [regRow, regCol] = place(from.applyOne(LinearLayout::Reg, reg));
+  // Bits the thread part can set, in (row, col) and in the offset.
+  int64_t rowBits = 0, colBits = 0, offsetBits = 0;
+  for (auto d : {LinearLayout::Lane, LinearLayout::Warp})
+    for (const Coord &basis : from.bases(d)) {
+      auto [r, c] = place(basis);
+      rowBits |= r;
+      colBits |= c;
+      offsetBits |= byteOffset(r, c);
+    }
+  int64_t k = byteOffset(regRow, regCol);
+  if (isSwizzled()) // bits the thread never sets: XOR is an add
+    return {(k & offsetBits) ? RegisterTerm::Xor : RegisterTerm::Add, k};
+  // Padded rows: linear over the integers in (row, col), so a register
+  // whose coordinate bits the thread never sets adds a constant.
+  if (!(regRow & rowBits) && !(regCol & colBits))
+    return {RegisterTerm::Add, k};
+  return {RegisterTerm::None, 0};
+}
+
 LinearLayout SharedLayout::toLinear() const {
   assert(isSwizzled() && "only the swizzled form is linear");
   // The swizzle is an involution (it changes bits 4.. of the offset from

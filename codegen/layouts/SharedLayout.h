@@ -59,6 +59,19 @@ struct SharedLayout {
   /// bit i of the element index offset / elemBytes).
   LinearLayout toLinear() const;
 
+  /// How the offset of element `reg` of each thread of `from` (a tile of
+  /// rows x cols elements; with `transposed`, a 2-D tile whose element
+  /// (r, c) sits at (c, r)) relates to the offset of that thread's
+  /// register 0: plus `constant` (Add), XOR `constant` (Xor), or neither
+  /// (None: padded rows where the register's coordinate bits overlap the
+  /// thread's). Lets a thread compute one base and reach its other
+  /// registers by immediates.
+  struct RegisterTerm {
+    enum Kind { Add, Xor, None } kind;
+    int64_t constant;
+  };
+  RegisterTerm registerTerm(const LinearLayout &from, unsigned reg, bool transposed) const;
+
   bool operator==(const SharedLayout &o) const {
     return rows == o.rows && cols == o.cols && elemBytes == o.elemBytes &&
            swizzleBytes == o.swizzleBytes && pad == o.pad;

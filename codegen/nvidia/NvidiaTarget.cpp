@@ -15,6 +15,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -70,6 +71,12 @@ public:
                           unsigned mask) override {
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
                              {b.getInt32(0xffffffffu), v, b.getInt32(mask),
+                              b.getInt32(0x1f)});
+  }
+  llvm::Value *warpUniform(llvm::IRBuilder<> &b, llvm::Value *v) override {
+    // ptxas treats lane 0's value, broadcast, as uniform across the warp.
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                             {b.getInt32(0xffffffffu), v, b.getInt32(0),
                               b.getInt32(0x1f)});
   }
   void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
@@ -148,6 +155,21 @@ llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc, bool fpFusion)
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers are 32 bits wide (the shared window is far
+    // smaller than 4 GB): their arithmetic, the addresses handed to
+    // cp.async/ldmatrix/mbarriers and the wgmma descriptors built from them
+    // stay 32-bit. The option is read when a target machine is made.
+    // A widened index scaled and added to a base becomes one mad.wide, which
+    // ptxas turns into LEA/LEA.HI.X off a base held in uniform registers;
+    // as mul.wide + add.s64 it stays an IMAD.WIDE off a base reloaded into
+    // each thread's registers (recomputed tile addresses in a loop pay it
+    // per copy per iteration).
+    auto &options = llvm::cl::getRegisteredOptions();
+    for (const char *name : {"nvptx-short-ptr", "nvptx-mad-wide-opt"}) {
+      auto it = options.find(name);
+      if (it != options.end())
+        it->second->addOccurrence(0, name, "true");
+    }
   });
   static std::mutex mu;
   static std::map<std::pair<unsigned, bool>, std::unique_ptr<llvm::TargetMachine>> cache;
