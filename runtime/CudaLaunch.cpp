@@ -258,8 +258,8 @@ void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
 }
 
 std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
-                                             const std::vector<Arg> &args,
-                                             const std::vector<std::string> &names,
+                                             const std::vector<const Arg *> &args,
+                                             const std::function<std::string(size_t)> &argName,
                                              void *stream) {
   cuda::CudaDevice *dev = cuda::CudaDevice::get();
   if (!dev)
@@ -269,21 +269,33 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
                      " runtime arguments, got " + std::to_string(args.size()),
                  Error::Argument};
   // Storage for each parameter's value; cuLaunchKernel reads through it.
-  std::vector<uint64_t> storage(args.size());
-  std::vector<void *> params(args.size());
+  constexpr size_t kInline = 32;
+  uint64_t storageInline[kInline];
+  void *paramsInline[kInline + 1];
+  std::vector<uint64_t> storageHeap;
+  std::vector<void *> paramsHeap;
+  uint64_t *storage = storageInline;
+  void **params = paramsInline;
+  if (args.size() > kInline) {
+    storageHeap.resize(args.size());
+    paramsHeap.resize(args.size() + 1);
+    storage = storageHeap.data();
+    params = paramsHeap.data();
+  }
   for (size_t i = 0; i < args.size(); ++i) {
-    const Arg &a = args[i];
+    const Arg &a = *args[i];
     char kind = k.paramKinds[i];
     void *slot = &storage[i];
-    auto name = i < names.size() ? names[i] : std::to_string(i);
+    storage[i] = 0;
     if (kind == 'p') {
       if (a.kind != Arg::Buffer)
-        return Error{"argument '" + name + "' expects a pointer (device tensor)",
+        return Error{"argument '" + argName(i) + "' expects a pointer (device tensor)",
                      Error::Argument};
       uint64_t p = uint64_t(reinterpret_cast<uintptr_t>(a.data));
       // A host pointer would fault inside the kernel: name it here instead.
-      if (dev->checkDevicePointer(p, "argument '" + name + "'"))
-        return Error{"argument '" + name + "' is not CUDA device memory (pass "
+      if (!dev->knownDevicePointer(p) &&
+          dev->checkDevicePointer(p, "argument '" + argName(i) + "'"))
+        return Error{"argument '" + argName(i) + "' is not CUDA device memory (pass "
                      "tensors on the cuda device, or CPU tensors to run on the "
                      "interpreter)",
                      Error::Argument};
@@ -298,7 +310,7 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
       }
     } else if (kind == 'i' || kind == 'l' || kind == 'b' || kind == 'c' || kind == 's') {
       if (a.kind == Arg::Buffer)
-        return Error{"argument '" + name + "' expects a scalar, got a tensor",
+        return Error{"argument '" + argName(i) + "' expects a scalar, got a tensor",
                      Error::Argument};
       int64_t v = a.kind == Arg::Float ? int64_t(a.f) : a.i;
       if (kind == 'l') {
@@ -311,7 +323,7 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
         std::memcpy(slot, &w, 4);
       }
     } else {
-      return Error{"argument '" + name + "' has a type the GPU launcher cannot pass",
+      return Error{"argument '" + argName(i) + "' has a type the GPU launcher cannot pass",
                    Error::Argument};
     }
     params[i] = slot;
@@ -345,9 +357,9 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
     scratch = buf.ptr();
   }
   if (k.globalScratchBytes)
-    params.push_back(&scratch);
+    params[args.size()] = &scratch;
   return dev->launch(*k.kernel, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
-                     int(k.numWarps), k.sharedBytes, params.data(),
+                     int(k.numWarps), k.sharedBytes, params,
                      static_cast<cuda::CUstream>(stream));
 }
 

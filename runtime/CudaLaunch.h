@@ -12,6 +12,7 @@
 
 #include "runtime/Tritium.h"
 
+#include <functional>
 #include <memory>
 
 namespace mlir {
@@ -43,10 +44,11 @@ compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel, unsigned 
 
 /// Launches with the runtime arguments the kernel's LLVM signature takes
 /// (constexprs and ints folded as 1 already dropped): buffers carry device
-/// pointers in `data`.
+/// pointers in `data`. `argName(i)` names argument i in errors (called
+/// only then).
 std::optional<Error> launchCuda(CudaCompiled &k, const Grid &grid,
-                                const std::vector<Arg> &args,
-                                const std::vector<std::string> &argNames,
+                                const std::vector<const Arg *> &args,
+                                const std::function<std::string(size_t)> &argName,
                                 void *stream = nullptr);
 
 /// Whether `k` is loaded on the device (not only cross-compiled).

@@ -263,6 +263,11 @@ public:
   /// Per runtime parameter: whether it was compiled as a pointer (known
   /// after the first successful compile).
   std::map<std::string, Specialization> cache;
+  /// The specializations of launches whose arguments are all plain
+  /// (buffers and scalars, none defaulted), by each argument's class and the
+  /// options: a repeated launch finds its specialization without building a
+  /// signature. (Entries point into `cache`, which never drops any.)
+  std::map<std::vector<uint64_t>, Specialization *> byClass;
   Specialization *last = nullptr; // of the latest launch or warmup
   size_t compiles = 0;
   std::vector<std::string> staticPrints;
@@ -279,7 +284,50 @@ public:
                                                  const LaunchOptions &options,
                                                  const std::vector<Arg> *bound);
   std::string diagnoseKinds(const std::vector<Arg> &bound, const LaunchOptions &options);
+  /// The byClass key of `args` under `options`, when every argument is a
+  /// plain buffer or scalar and every runtime parameter has one; checks
+  /// buffers as bind does (an empty key sends the launch the general way).
+  std::vector<uint64_t> classKey(const std::vector<Arg> &args,
+                                 const LaunchOptions &options) const;
 };
+
+std::vector<uint64_t> KernelState::classKey(const std::vector<Arg> &args,
+                                            const LaunchOptions &options) const {
+  std::vector<uint64_t> key;
+  if (args.size() != runtime.size())
+    return key;
+  key.reserve(args.size() + 1);
+  key.push_back(uint64_t(options.numWarps) | uint64_t(options.numStages) << 8 |
+                uint64_t(options.maxnreg) << 16 | uint64_t(options.enableFpFusion) << 32 |
+                uint64_t(options.device) << 40);
+  for (const Arg &a : args) {
+    // What signatureOf reads of the argument: kind, dtype, and the classes
+    // specializeInt/specializePointer put values in.
+    uint64_t c = uint64_t(a.kind) | uint64_t(a.specialize) << 4;
+    switch (a.kind) {
+    case Arg::Buffer:
+      if ((!a.data && a.bytes) || a.bytes % dtypeBytes(a.dtype))
+        return {}; // bind names the argument
+      c |= uint64_t(a.dtype) << 8 | uint64_t(reinterpret_cast<uintptr_t>(a.data) % 16 == 0) << 5;
+      break;
+    case Arg::Int: {
+      unsigned cls = rt::foldsAsOne(a.i, a.isUnsigned)         ? 0
+                     : a.isUnsigned                             ? 1
+                     : (a.i >= INT32_MIN && a.i <= INT32_MAX) ? 2
+                                                                : 3;
+      c |= uint64_t(cls) << 8 | uint64_t(uint64_t(a.i) % 16 == 0) << 5;
+      break;
+    }
+    case Arg::Float:
+    case Arg::Bool:
+      break;
+    default:
+      return {};
+    }
+    key.push_back(c);
+  }
+  return key;
+}
 
 std::optional<Error> KernelState::bind(const std::vector<Arg> &args,
                                        std::vector<Arg> &bound) const {
@@ -578,6 +626,28 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     return Error{"grid [" + std::to_string(grid.x) + ", " + std::to_string(grid.y) +
                      ", " + std::to_string(grid.z) + "] has a negative size",
                  Error::Argument};
+  // A repeated GPU launch of plain arguments: its specialization by the
+  // arguments' classes, no signature built, arguments passed as they are.
+  std::vector<uint64_t> key;
+  if (options.device == Device::Cuda)
+    key = state_->classKey(args, options);
+  if (!key.empty()) {
+    auto it = state_->byClass.find(key);
+    if (it != state_->byClass.end() && it->second->gpu &&
+        rt::cudaLoaded(*it->second->gpu)) {
+      Specialization &sp = *(state_->last = it->second);
+      if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+        return std::nullopt;
+      std::vector<const Arg *> leaves;
+      leaves.reserve(args.size());
+      for (const Arg &a : args)
+        if (!(a.kind == Arg::Int && a.specialize && rt::foldsAsOne(a.i, a.isUnsigned)))
+          leaves.push_back(&a);
+      return rt::launchCuda(*sp.gpu, grid, leaves, [&](size_t i) {
+        return state_->src.params[state_->runtime[size_t(leaves[i] - args.data())]].name;
+      }, options.stream);
+    }
+  }
   std::vector<Arg> bound;
   if (auto err = state_->bind(args, bound))
     return err;
@@ -593,13 +663,13 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     Specialization &sp = **spec;
     if (auto err = ensureGpu(sp, state_->src.kernel, options))
       return err;
-    std::vector<Arg> gargs;
-    std::vector<std::string> names;
-    for (auto &[leaf, name] : leaves) {
-      gargs.push_back(*leaf);
-      names.push_back(name);
-    }
-    return rt::launchCuda(*sp.gpu, grid, gargs, names, options.stream);
+    if (!key.empty())
+      state_->byClass[key] = &sp;
+    std::vector<const Arg *> gargs;
+    for (auto &[leaf, name] : leaves)
+      gargs.push_back(leaf);
+    return rt::launchCuda(*sp.gpu, grid, gargs,
+                          [&](size_t i) { return leaves[i].second; }, options.stream);
   }
   std::vector<interp::Arg> iargs;
   for (auto &[leaf, name] : leaves) {

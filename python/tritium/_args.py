@@ -134,15 +134,27 @@ def _torch_packer(torch):
 
     def pack(name, value, flags):
         dt = dtypes.get(value.dtype)
-        if dt is None or not value.is_cuda or not value.is_contiguous():
+        if dt is None or not value.is_cuda:
             return _pack_generic(name, value, flags)
+        if value.is_contiguous():
+            nbytes = value.numel() * value.element_size()
+        else:  # a view (a transpose, a slice): the bytes it spans
+            size = value.element_size()
+            last = 0
+            for d, st in zip(value.shape, value.stride()):
+                if d == 0:
+                    last = -1
+                    break
+                if st < 0:
+                    return _pack_generic(name, value, flags)
+                last += (d - 1) * st
+            nbytes = 0 if last < 0 else (last + 1) * size
         if state.device != "cuda" or state.copies:
             if state.device is not None or state.copies or \
                     not _capi.cuda_available()[0]:
                 return _pack_generic(name, value, flags)
             state.note(name, "cuda")
-        return _PACK_BUFFER(buffer_kind, flags, value.data_ptr(),
-                            value.numel() * value.element_size(), dt)
+        return _PACK_BUFFER(buffer_kind, flags, value.data_ptr(), nbytes, dt)
 
     return pack
 

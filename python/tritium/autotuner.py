@@ -75,6 +75,12 @@ def _restore(dst, src):
         dst[...] = src
 
 
+# str(dtype) of the dtypes seen in tuning keys (a torch dtype's str is
+# slow enough to show in every launch).
+_DTYPE_NAMES = {}
+_NO_DTYPE = object()
+
+
 def _flag(name):
     return os.environ.get(name, "0").lower() in ("1", "true", "on", "yes")
 
@@ -245,12 +251,32 @@ class Autotuner(KernelInterface):
             pass
 
     def _tuning_key(self, args, kwargs):
-        all_args = {**self.nargs, **kwargs}
-        named = {k: v for k, v in all_args.items() if k in self.arg_names}
+        """The key values, then the dtype of every argument that has one
+        (in parameter order, positional first)."""
+        named = self.nargs
+        if kwargs:
+            named = dict(named)
+            for k, v in kwargs.items():
+                if k in self.arg_names:
+                    named[k] = v
         key = [named[k] for k in self.keys if k in named]
+        names = _DTYPE_NAMES
         for value in named.values():
-            if hasattr(value, "dtype"):
-                key.append(str(value.dtype))
+            dt = getattr(value, "dtype", _NO_DTYPE)
+            if dt is _NO_DTYPE:
+                continue
+            try:
+                text = names.get(dt)
+            except TypeError:  # an unhashable dtype
+                text = None
+            if text is None:
+                text = str(dt)
+                try:
+                    if len(names) < 256:
+                        names[dt] = text
+                except TypeError:
+                    pass
+            key.append(text)
         return tuple(key)
 
     def run(self, *args, **kwargs):

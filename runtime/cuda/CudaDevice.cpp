@@ -316,7 +316,19 @@ CudaDevice::checkDevicePointer(CUdeviceptr ptr, const std::string &what) const {
     return runtimeError(what + ": pointer " + hexPtr(ptr) +
                         " cannot be accessed from the GPU (a CPU tensor?): " +
                         driver_->errorText("cuPointerGetAttribute", r));
+  std::lock_guard<std::mutex> lock(knownMutex_);
+  known_[knownNext_++ % kKnownPointers] = ptr;
   return std::nullopt;
+}
+
+bool CudaDevice::knownDevicePointer(CUdeviceptr ptr) const {
+  if (ptr == 0)
+    return true;
+  std::lock_guard<std::mutex> lock(knownMutex_);
+  for (CUdeviceptr k : known_)
+    if (k == ptr)
+      return true;
+  return false;
 }
 
 //===----------------------------------------------------------------------===//

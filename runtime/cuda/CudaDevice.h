@@ -241,12 +241,20 @@ public:
   /// message. A null pointer passes.
   std::optional<Error> checkDevicePointer(CUdeviceptr ptr,
                                           const std::string &what) const;
+  /// Whether `ptr` passed checkDevicePointer recently (the last few distinct
+  /// pointers are remembered): a launch with the same tensors as before
+  /// skips the driver query.
+  bool knownDevicePointer(CUdeviceptr ptr) const;
 
   /// A CUDA failure as an Error: "<operation>: CUDA_ERROR_X: description".
   Error error(const std::string &operation, CUresult result) const;
 
 private:
   CudaDevice() = default;
+  static constexpr unsigned kKnownPointers = 32;
+  mutable std::mutex knownMutex_;
+  mutable CUdeviceptr known_[kKnownPointers] = {};
+  mutable unsigned knownNext_ = 0;
 
   const CudaDriver *driver_ = nullptr;
   int ordinal_ = 0;

@@ -47,3 +47,40 @@ def test_a_launch_is_captured_and_replayed_by_a_cuda_graph():
     t = triton.testing.do_bench_cudagraph(
         lambda: add_one[(4,)](x, x.numel(), BLOCK=1024), rep=10)
     assert t > 0
+
+
+@triton.jit
+def scaled_copy(X, Y, n, sx, scale, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(Y + offs, tl.load(X + offs * sx, mask=m) * scale, mask=m)
+
+
+def test_repeated_gpu_launches_follow_each_argument_s_class():
+    """A repeated launch finds its compiled kernel by its arguments'
+    classes (pointer alignment, ints divisible by 16 or equal to 1): every
+    change of class gets its own kernel, and each gives the right values."""
+    k = triton.jit(scaled_copy.fn)
+    base = torch.arange(20000, device="cuda", dtype=torch.float32)
+    for x, n, sx in [(base, 1024, 1), (base, 1024, 2), (base[1:], 1024, 2),
+                     (base, 1000, 2), (base, 1024, 16), (base[1:], 1000, 1),
+                     (base, 1024, 1), (base, 1024, 2)]:
+        y = torch.zeros(1024, device="cuda", dtype=torch.float32)
+        for _ in range(2):
+            k[(8,)](x, y, n, sx, 0.5, BLOCK=128)
+        want = torch.zeros_like(y)
+        want[:n] = x[:n * sx:sx] * 0.5
+        torch.testing.assert_close(y, want)
+
+
+def test_strided_views_pass_the_bytes_they_span():
+    """A transposed view goes to the kernel as it is (no copy) with the
+    bytes from its first element to its last."""
+    k = triton.jit(scaled_copy.fn)
+    m = torch.arange(64 * 32, device="cuda", dtype=torch.float32).reshape(64, 32)
+    col = m.T[3]  # stride 32: elements 3, 35, ...
+    y = torch.zeros(64, device="cuda", dtype=torch.float32)
+    k[(1,)](m.T, y, 64, 32, 1.0, BLOCK=64)
+    torch.testing.assert_close(y, m[:, 0])
+    k[(1,)](col, y, 64, 32, 2.0, BLOCK=64)  # a view starts at its first element
+    torch.testing.assert_close(y, m[:, 3] * 2)
