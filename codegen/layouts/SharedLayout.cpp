@@ -82,6 +82,8 @@ SharedLayout::RegisterTerm SharedLayout::registerTerm(const LinearLayout &from,
       offsetBits |= byteOffset(r, c);
     }
   int64_t k = byteOffset(regRow, regCol);
+  if (isSwizzled() && !(isPow2(rows) && isPow2(cols)))
+    return {RegisterTerm::None, 0}; // column blocks apart by a non-power of two
   if (isSwizzled()) // bits the thread never sets: XOR is an add
     return {(k & offsetBits) ? RegisterTerm::Xor : RegisterTerm::Add, k};
   // Padded rows: linear over the integers in (row, col), so a register
