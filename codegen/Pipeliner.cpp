@@ -583,10 +583,13 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
   }
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
   if (copiesAfterUse) {
-    // The copies (and what computes their pointers, masks and indices)
-    // move below the last op reading this iteration's slots: products
-    // whose groups run asynchronously (wgmma) wait there for the previous
-    // iteration's group, the last reader of the slot the copies overwrite.
+    // The copies move below the last op reading this iteration's slots:
+    // products whose groups run asynchronously (wgmma) wait there for the
+    // previous iteration's group, the last reader of the slot the copies
+    // overwrite. What computes their pointers, masks and indices stays
+    // above the products: it is then done while the group is issued, not
+    // between the wait and the next group (that path bounds how closely
+    // groups follow each other).
     Block *body = newLoop.getBody();
     Operation *last = nullptr;
     for (Value x : reads)
@@ -602,7 +605,15 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
           break;
       }
       Operation *at = last;
+      llvm::SmallPtrSet<Operation *, 16> movedSet;
       for (Operation *op : moved) {
+        bool dependsOnMoved = llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *d = v.getDefiningOp();
+          return d && movedSet.contains(d);
+        });
+        if (isMemoryEffectFree(op) && !dependsOnMoved)
+          continue;
+        movedSet.insert(op);
         op->moveAfter(at);
         at = op;
       }

@@ -5,7 +5,8 @@
 
 # fp16 products: cp.async into 3 slots, two iterations ahead. On sm_90 the
 # products are wgmma groups left in flight, so the copies come after them
-# (they overwrite the slots the previous iteration's group read).
+# (they overwrite the slots the previous iteration's group read); their
+# pointers are computed before, while the group is issued.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC
 # CHECK-ASYNC-LABEL: func.func @matmul_kernel
 # CHECK-ASYNC: tgpu.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64}
@@ -18,8 +19,9 @@
 # CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 1 : i64}
 # CHECK-ASYNC-NEXT: %[[A:.*]] = tgpu.shared_load slot %[[R]] {buffer = 0 : i64
 # CHECK-ASYNC-NEXT: %[[B:.*]] = tgpu.shared_load slot %[[R]] {buffer = 1 : i64
+# CHECK-ASYNC: %[[PA:.*]] = tile.addptr
 # CHECK-ASYNC: tile.dot %[[A]], %[[B]]
-# CHECK-ASYNC: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 0
+# CHECK-ASYNC: tgpu.async_copy %[[PA]], {{.*}} slot %[[W]] {buffer = 0
 # CHECK-ASYNC: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 1
 # CHECK-ASYNC-NEXT: tgpu.async_commit
 # CHECK-ASYNC: scf.yield
