@@ -44,6 +44,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 
@@ -112,7 +113,25 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   }
 }
 
+void tritium::codegen::CudaKernelArtifacts::addStage(const std::string &name,
+                                                    double seconds) {
+  for (auto &[n, t] : stageSeconds)
+    if (n == name) {
+      t += seconds;
+      return;
+    }
+  stageSeconds.emplace_back(name, seconds);
+}
+
 namespace {
+/// Seconds since `start`, and `start` moved to now.
+double lap(std::chrono::steady_clock::time_point &start) {
+  auto now = std::chrono::steady_clock::now();
+  double s = std::chrono::duration<double>(now - start).count();
+  start = now;
+  return s;
+}
+
 bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
                     const tritium::codegen::CudaCompileOptions &options,
                     tritium::codegen::CudaKernelArtifacts &out, std::string &error,
@@ -136,6 +155,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   }
   out.name = kernel;
   out.numWarps = numWarps;
+  auto clock = std::chrono::steady_clock::now();
 
   // 0. Tile-level software pipelining, on a copy (the caller keeps its IR).
   module.getContext()->getOrLoadDialect<mlir::tgpu::TGpuDialect>();
@@ -211,6 +231,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     module.print(os, mlir::OpPrintingFlags().assumeVerified());
     out.tileGpu = s;
   }
+  out.addStage("gpu passes", lap(clock));
   lowering.vectorWidthHint = vectorWidth;
   lowering.constancyHint = [&axis](mlir::Value v, unsigned dim) -> int64_t {
     const mlir::tile::AxisInfo *info = axis->get(v);
@@ -220,6 +241,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     error = lowering.error;
     return false;
   }
+  out.addStage("lowering", lap(clock));
   out.sharedBytes = lowering.sharedBytes;
   out.globalScratchBytes = lowering.globalScratchBytes;
   int64_t limit = sharedMemoryLimit(options.computeCapability);
@@ -230,13 +252,15 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   dump(kernel, "tile-gpu", out.tileGpu);
   if (last == CudaStage::TileGpu)
     return true;
-  dump(kernel, "llir (lowered)", print(llmod));
+  if (dumpWanted(kernel))
+    dump(kernel, "llir (lowered)", print(llmod));
 
   // 2. libdevice, 3. O3.
   if (!linkLibdevice(llmod, error) ||
       !optimizeModule(llmod, options.computeCapability, error, options.fpFusion))
     return false;
   out.llir = print(llmod);
+  out.addStage("llvm opt", lap(clock));
   dump(kernel, "llir", out.llir);
   if (last == CudaStage::LLIR)
     return true;
@@ -244,6 +268,7 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   // 4. PTX.
   if (!emitPtx(llmod, options.computeCapability, out.ptx, error, options.fpFusion))
     return false;
+  out.addStage("nvptx", lap(clock));
   dump(kernel, "ptx", out.ptx);
   return true;
 }

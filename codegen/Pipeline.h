@@ -9,6 +9,8 @@
 #define TRITIUM_CODEGEN_PIPELINE_H
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir {
 class ModuleOp;
@@ -43,6 +45,13 @@ struct CudaKernelArtifacts {
   /// kernel takes one more parameter after its own: a pointer to
   /// globalScratchBytes times the number of programs.
   unsigned globalScratchBytes = 0;
+  /// Seconds spent in each stage, in order ("gpu passes": loop flattening,
+  /// pipelining and layout assignment; "lowering": to LLVM IR; "llvm opt":
+  /// libdevice and O3; "nvptx": PTX). A kernel compiled again with fewer
+  /// pipeline stages (shared memory) counts every attempt.
+  std::vector<std::pair<std::string, double>> stageSeconds;
+  /// Adds `seconds` to stage `name` (appended when new).
+  void addStage(const std::string &name, double seconds);
 };
 
 /// Compiles `kernel` of `module` up to `last`. On failure returns false

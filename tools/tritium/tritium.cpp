@@ -28,7 +28,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -45,7 +47,30 @@ struct CompileCmd {
   bool report = false;
   int maxnreg = 0;
   bool noFpFusion = false;
+  bool timeStages = false;
   std::vector<std::string> modules; // NAME=PATH
+};
+
+/// Seconds per compile stage, for --time-stages.
+struct StageClock {
+  std::vector<std::pair<std::string, double>> stages;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  void lap(const std::string &name) {
+    auto now = std::chrono::steady_clock::now();
+    stages.emplace_back(name, std::chrono::duration<double>(now - start).count());
+    start = now;
+  }
+  void print() const {
+    double total = 0;
+    for (auto &[n, s] : stages)
+      total += s;
+    std::cerr << "stage            seconds\n";
+    for (auto &[n, s] : stages)
+      std::cerr << std::left << std::setw(16) << n << " " << std::fixed
+                << std::setprecision(4) << s << "\n";
+    std::cerr << std::left << std::setw(16) << "total" << " " << std::fixed
+              << std::setprecision(4) << total << "\n";
+  }
 };
 
 /// `--module NAME=PATH` sources for the kernel's imports; 0 on success.
@@ -74,7 +99,8 @@ int loadModules(const CompileCmd &cmd, ModuleSet &set) {
 }
 
 /// The GPU stages of an optimized tile module; the result goes to `out`.
-int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
+int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out,
+             StageClock &clock) {
   unsigned cc = tritium::codegen::parseCudaTarget(cmd.target);
   if (!cc) {
     std::cerr << "tritium: error: --target: expected cuda:80 or cuda:90 (got '"
@@ -97,6 +123,8 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
     std::cerr << error << "\n";
     return 1;
   }
+  clock.start = std::chrono::steady_clock::now();
+  clock.stages.insert(clock.stages.end(), art.stageSeconds.begin(), art.stageSeconds.end());
   out = cmd.emit == "tile-gpu" ? art.tileGpu : cmd.emit == "llir" ? art.llir : art.ptx;
   if (cmd.emit != "cubin" && !cmd.report)
     return 0;
@@ -107,6 +135,7 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out) {
     std::cerr << "tritium: error: " << cubin.error().message << "\n";
     return 1;
   }
+  clock.lap("ptxas");
   if (cmd.emit == "cubin")
     out = *cubin;
   if (cmd.report)
@@ -125,9 +154,11 @@ int runCompile(const CompileCmd &cmd) {
     std::cerr << "tritium: error: cannot open '" << cmd.file << "'\n";
     return 1;
   }
+  StageClock clock;
   std::stringstream ss;
   ss << in.rdbuf();
   ParseResult parsed = parseSource(cmd.file, ss.str());
+  clock.lap("parse");
   if (!parsed.errors.empty()) {
     for (auto &d : parsed.errors)
       std::cerr << d.render();
@@ -180,6 +211,7 @@ int runCompile(const CompileCmd &cmd) {
     opts.debug = cmd.debug;
     CompileResult r = compileKernel(ctx, *parsed.module, cmd.kernel, specs, opts,
                                     modules.empty() ? nullptr : &modules);
+    clock.lap("ir generation");
     for (auto &p : r.staticPrints)
       std::cerr << p << "\n";
     if (!r.ok()) {
@@ -199,9 +231,11 @@ int runCompile(const CompileCmd &cmd) {
         std::cerr << "tritium: error: " << *err;
         return 1;
       }
+    if (cmd.emit == "tile-opt" || gpuStage || !cmd.target.empty())
+      clock.lap("tile passes");
     if (!cmd.target.empty()) {
       std::string gpuOut;
-      if (int rc = emitCuda(cmd, *r.module, gpuOut))
+      if (int rc = emitCuda(cmd, *r.module, gpuOut, clock))
         return rc;
       if (gpuStage)
         out = gpuOut;
@@ -213,6 +247,8 @@ int runCompile(const CompileCmd &cmd) {
     if (out.empty())
       r.module->print(os, flags);
   }
+  if (cmd.timeStages)
+    clock.print();
   if (cmd.output.empty() || cmd.output == "-") {
     std::cout << out;
   } else {
@@ -246,6 +282,8 @@ int main(int argc, char **argv) {
                     "enable_fp_fusion=False)");
   compile->add_option("--maxnreg", cmd.maxnreg, "registers per thread on the GPU (0: no limit)")
       ->check(CLI::Range(0, 255));
+  compile->add_flag("--time-stages", cmd.timeStages,
+                    "print the seconds each compile stage took (to stderr)");
   compile->add_flag("--report", cmd.report,
                     "print registers, spills and shared memory (runs ptxas)");
   compile->add_option("--num-warps", cmd.numWarps, "warps per program")
