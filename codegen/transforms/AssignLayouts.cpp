@@ -5,10 +5,11 @@
 // layout, from these rules:
 //
 //  anchors     global accesses take their pointers' layout, or, when memory
-//              is contiguous along another dimension than the last and the
-//              pointers, mask and other value can be recomputed there, a
-//              layout whose fastest dimension is that one (16 bytes per
-//              thread); asynchronous copies the layout their shared slot is
+//              is contiguous along another dimension than the last, or the
+//              pointers hold more than 16 contiguous bytes per thread, and
+//              the pointers, mask and other value can be recomputed there,
+//              a layout whose fastest dimension is the contiguous one (16
+//              bytes per thread); asynchronous copies the layout their shared slot is
 //              filled in; products the tensor-core accumulator layout
 //              (mma.sync or wgmma, warps as the product's neighbours want)
 //              or, on FMA, their accumulator's; tiles tensor cores read in
@@ -276,15 +277,22 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other) {
       if (w > best && hint(ptr, mask, rank - 1) <= 1)
         best = w, bestDim = d;
     }
-  if (bestDim == rank - 1)
-    return a;
+  if (bestDim == rank - 1) {
+    // Runs longer than one 16-byte access per thread (the kernel's default
+    // layouts are made for its narrowest elements: an fp16 store in an fp8
+    // kernel holds 32 bytes per thread) leave every access half a sector
+    // per lane apart; 16 bytes per thread, lanes next to each other, keep
+    // each instruction's footprint contiguous.
+    if (a->contiguousRegs(bestDim) <= 128u / bits || here < 128u / bits)
+      return a;
+  }
   LayoutRef t = share(LinearLayout::defaultFor(a->shape(), o.numWarps, bits, o.warpSize, bestDim));
   bool ok = canRemat(ptr, *t, 0);
   if (ok && mask && isTensor(mask))
     ok = canRemat(mask, *t, 0);
   if (ok && other && isTensor(other))
     ok = canRemat(other, *t, 0);
-  return ok && width(*t, bestDim) > here ? t : a;
+  return ok && (width(*t, bestDim) > here || bestDim == rank - 1) ? t : a;
 }
 
 LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {

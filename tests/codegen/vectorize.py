@@ -65,3 +65,18 @@ def masked_where(X, Y, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(X + offs, mask=offs < n, other=0.)
     tl.store(Y + offs, tl.where(offs < n, x * x, 1.0), mask=offs < n)
+
+
+# Wider stores in a kernel of narrower elements: the fresh layouts hold 16
+# fp8 per thread, 32 bytes as fp16; the store takes 8 halves per thread with
+# the lanes next to each other, so each v4 store covers 512 contiguous bytes
+# per warp (not every other 16 bytes of 32-byte runs).
+# RUN: tritium compile %s --kernel widen --signature "*fp8e4nv:16,*fp16:16,32,256" --target cuda:90 --num-warps 4 --emit tile-gpu | FileCheck %s --check-prefix=WIDEN
+# WIDEN-DAG: #[[NARROW:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 16]
+# WIDEN-DAG: #[[WIDE:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32]
+# WIDEN: tile.load {{.*}} : tensor<32x256x!tile.ptr<f8E4M3FN>, #[[NARROW]]>
+# WIDEN: tile.store {{.*}} : tensor<32x256x!tile.ptr<f16>, #[[WIDE]]>
+@triton.jit
+def widen(X, Y, BM: tl.constexpr, BN: tl.constexpr):
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    tl.store(Y + offs, tl.load(X + offs).to(tl.float16))
