@@ -456,6 +456,27 @@ void Emitter::emitCombineRegion(Region &region, const TValue &combine,
 // Entry point
 //===----------------------------------------------------------------------===//
 
+/// tl.multiple_of, tl.max_contiguous and tl.max_constancy state facts about
+/// their input value itself, as Triton's do (they mark the op that defines
+/// the value, or the loop whose argument it is, and return the value): the
+/// hint applies to every use of the value, also through the names still
+/// bound to it and when the call's result is dropped
+/// (`tl.multiple_of(a_ptrs, [16, 16])` as a statement in 08-grouped-gemm).
+/// Each hint moves right after the value's definition (to the start of its
+/// block for a block argument) and takes over all of its uses.
+static void applyHintsToValues(ModuleOp module) {
+  SmallVector<tile::HintOp> hints;
+  module.walk([&](tile::HintOp h) { hints.push_back(h); });
+  for (tile::HintOp h : hints) {
+    Value x = h->getOperand(0);
+    if (auto arg = dyn_cast<BlockArgument>(x))
+      h->moveBefore(&arg.getOwner()->front());
+    else
+      h->moveAfter(x.getDefiningOp());
+    x.replaceAllUsesExcept(h.getResult(), h);
+  }
+}
+
 CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
                                          const std::string &kernelName,
                                          const std::vector<ParamSpec> &specs,
@@ -634,6 +655,7 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
     return result;
   }
   result.staticPrints = em.staticPrints;
+  applyHintsToValues(*result.module);
   // Verify: a failure here is a frontend bug, reported at the op's location.
   std::string messages;
   {

@@ -56,6 +56,34 @@ def hints(p, n):
     tl.store(p + offs, 1.0)
 
 
+# A hint states a fact about its input value, as Triton's do: it holds for
+# every use of the value, before the call too and through names still bound
+# to it, also when the call's result is dropped (08-grouped-gemm's
+# `tl.multiple_of(a_ptrs, [16, 16])` statements on a loop-carried pointer).
+# RUN: tritium compile %s --kernel hints_in_place --signature "*fp32,*fp32,i32" | FileCheck %s --check-prefix=CHECK-IP
+# CHECK-IP-LABEL: func.func @hints_in_place
+# CHECK-IP: %[[R:.*]] = tile.make_range
+# CHECK-IP-NEXT: %[[H:.*]] = tile.hint %[[R]] {contiguity = array<i32: 64>}
+# CHECK-IP: tile.addptr %{{.*}}, %[[H]]
+# CHECK-IP: tile.addptr %{{.*}}, %[[H]]
+# CHECK-IP: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[P:[a-z0-9]+]] = %{{.*}}) -> (tensor<64xf32>, tensor<64x!tile.ptr<f32>>)
+# CHECK-IP-NEXT: %[[HP:.*]] = tile.hint %[[P]] {divisibility = array<i32: 16>}
+# CHECK-IP: tile.load %[[HP]]
+# CHECK-IP: tile.addptr %[[HP]]
+@triton.jit
+def hints_in_place(x_ptr, y_ptr, n):
+    offs = tl.arange(0, 64)
+    y = y_ptr + offs  # before the hint: the hint holds here too
+    tl.max_contiguous(offs, 64)
+    ptrs = x_ptr + offs
+    acc = tl.zeros([64], dtype=tl.float32)
+    for i in range(n):
+        tl.multiple_of(ptrs, [16])
+        acc += tl.load(ptrs)
+        ptrs += 64
+    tl.store(y, acc)
+
+
 # RUN: tritium compile %s --kernel asm --signature "*i32" | FileCheck %s --check-prefix=CHECK-ASM
 # CHECK-ASM-LABEL: func.func @asm
 # CHECK-ASM: tile.elementwise_inline_asm "shl.b32 $0, $1, 3;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %{{.*}} : tensor<8xi32> -> tensor<8xi32>
