@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -407,6 +408,78 @@ static unsigned sharedVector(const LinearLayout &l, unsigned eb, unsigned padLas
   return std::max(1u, v);
 }
 
+bool Lowering::storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigned padLast,
+                                     unsigned byteOffset) {
+  // stmatrix .x4 stores four 8x8 matrices of 16-bit elements: lane t holds
+  // row t/4, columns 2(t%4) and 2(t%4)+1 of each (one 32-bit register), and
+  // lanes 8m..8m+7 give the addresses of matrix m's eight 16-byte rows. That
+  // is the mma/wgmma accumulator's fragment: the layout must map register
+  // bit 0 and lane bits 0, 1 to columns +1, +2, +4 and lane bits 2-4 to
+  // rows +1, +2, +4 (of the row-major [rows, cols] view); register bits 1
+  // and 2 pick the four matrices, the rest and the warps one stmatrix each.
+  const LinearLayout &from = *src.layout;
+  if (!target.hasStmatrix() || storeBytes(memType(*this, ty)) != 2 || from.numRegs() < 8 ||
+      from.numLanes() != 32)
+    return false;
+  int64_t cols = from.shape().back();
+  if ((cols + padLast) % 8)
+    return false; // rows must start 16-byte aligned
+  auto place = [&](const Coord &c) -> std::pair<int64_t, int64_t> {
+    int64_t lin = 0;
+    for (unsigned d = 0; d < from.rank(); ++d)
+      lin = lin * from.shape()[d] + c[d];
+    return {lin / cols, lin % cols};
+  };
+  const auto &regB = from.bases(LinearLayout::Reg);
+  const auto &laneB = from.bases(LinearLayout::Lane);
+  std::pair<int64_t, int64_t> want[] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  if (place(regB[0]) != std::make_pair<int64_t, int64_t>(0, 1))
+    return false;
+  for (unsigned i = 0; i < 5; ++i)
+    if (place(laneB[i]) != want[i])
+      return false;
+  // Every matrix starts on a 16-byte boundary of its row, and no register
+  // repeats another.
+  for (unsigned i = 1; i < regB.size(); ++i) {
+    auto [r, c] = place(regB[i]);
+    if ((r == 0 && c == 0) || c % 8)
+      return false;
+  }
+  for (const Coord &w : from.bases(LinearLayout::Warp))
+    if (place(w).second % 8)
+      return false;
+  // The rows' addresses: a layout whose lanes 0-2 step the rows and lanes
+  // 3, 4 the matrices (register bits 1, 2); its registers the remaining
+  // register bits.
+  std::vector<Coord> addrRegs(regB.begin() + 3, regB.end());
+  std::vector<Coord> addrLanes = {laneB[2], laneB[3], laneB[4], regB[1], regB[2]};
+  LinearLayout addr(from.shape(), addrRegs, addrLanes, from.bases(LinearLayout::Warp));
+  auto *i32t = b.getInt32Ty();
+  auto *asmTy = llvm::FunctionType::get(b.getVoidTy(), {i32t, i32t, i32t, i32t, i32t}, false);
+  auto *st = llvm::InlineAsm::get(
+      asmTy, "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};",
+      "r,r,r,r,r", true);
+  llvm::Type *mt = memType(*this, ty);
+  auto *pairTy = llvm::FixedVectorType::get(mt, 2);
+  // One row address per lane for the first stmatrix; the others add
+  // constants (SharedLayout::registerTerm).
+  SharedLayout staging = SharedLayout::padded(from.numElements() / cols, cols, 2, padLast);
+  for (unsigned q = 0; q < addr.numRegs(); ++q) {
+    llvm::Value *p = sharedBytePtr(b.CreateAdd(i32(byteOffset + scratchStart()),
+                                               elementOffset(staging, addr, q, false)));
+    llvm::Value *args[5] = {b.CreatePtrToInt(p, i32t)};
+    for (unsigned m = 0; m < 4; ++m) {
+      unsigned r = (q << 3) | ((m & 1) << 1) | ((m >> 1) << 2);
+      llvm::Value *v = llvm::UndefValue::get(pairTy);
+      v = b.CreateInsertElement(v, src.regs[r], uint64_t(0));
+      v = b.CreateInsertElement(v, src.regs[r | 1], uint64_t(1));
+      args[1 + m] = b.CreateBitCast(v, i32t);
+    }
+    b.CreateCall(st, args);
+  }
+  return true;
+}
+
 void Lowering::storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast,
                              unsigned byteOffset) {
   const LinearLayout &from = *src.layout;
@@ -414,6 +487,8 @@ void Lowering::storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLas
   unsigned eb = storeBytes(mt);
   int64_t rows = from.numElements() / std::max<int64_t>(1, from.shape().back());
   reserveShared(unsigned(byteOffset + rows * (from.shape().back() + padLast) * eb));
+  if (storeToSharedStmatrix(src, ty, padLast, byteOffset))
+    return;
   unsigned sv = sharedVector(from, eb, padLast);
   for (unsigned r = 0; r < from.numRegs(); r += sv)
     if (!from.isReplicaReg(r))

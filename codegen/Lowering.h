@@ -124,6 +124,10 @@ public:
                                          unsigned padLast = 0);
   /// The two halves of convertRegs (no barriers): write a tile row-major
   /// (rows padded by `padLast`) at `byteOffset`, and read it back in `to`.
+  /// storeToShared with stmatrix when `src` is in the tensor-core fragment
+  /// layout (16-bit elements); false (nothing emitted) otherwise.
+  bool storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigned padLast,
+                             unsigned byteOffset);
   void storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast = 0,
                      unsigned byteOffset = 0);
   /// Reads registers [firstReg, firstReg + numRegs) (all by default).

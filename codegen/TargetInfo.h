@@ -42,6 +42,10 @@ public:
   /// `v`, a value equal in every lane of a warp, in a form the assembler
   /// knows to be so (it can then live in the warp's uniform registers).
   virtual llvm::Value *warpUniform(llvm::IRBuilder<> &, llvm::Value *v) { return v; }
+  /// Whether warps can store 8x8 matrices of 16-bit elements to shared
+  /// memory in one instruction from the tensor-core fragment layout
+  /// (stmatrix, sm_90).
+  virtual bool hasStmatrix() const { return false; }
   /// printf(format, args...) on the device.
   virtual void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
                       llvm::ArrayRef<llvm::Value *> args) = 0;

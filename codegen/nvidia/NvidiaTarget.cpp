@@ -73,6 +73,7 @@ public:
                              {b.getInt32(0xffffffffu), v, b.getInt32(mask),
                               b.getInt32(0x1f)});
   }
+  bool hasStmatrix() const override { return cc_ >= 90; }
   llvm::Value *warpUniform(llvm::IRBuilder<> &b, llvm::Value *v) override {
     // ptxas treats lane 0's value, broadcast, as uniform across the warp.
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
