@@ -9,11 +9,12 @@
 //              pointers hold more than 16 contiguous bytes per thread, and
 //              the pointers, mask and other value can be recomputed there,
 //              a layout whose fastest dimension is the contiguous one (16
-//              bytes per thread); asynchronous copies the layout their shared slot is
-//              filled in; products the tensor-core accumulator layout
-//              (mma.sync or wgmma, warps as the product's neighbours want)
-//              or, on FMA, their accumulator's; tiles tensor cores read in
-//              place stay in shared memory (#tgpu.shared);
+//              bytes per thread); asynchronous copies the layout their
+//              shared slot is filled in; products the tensor-core
+//              accumulator layout (mma.sync or wgmma, warps as the
+//              product's neighbours want) or, on FMA, their accumulator's;
+//              tiles tensor cores read in place stay in shared memory
+//              (#tgpu.shared);
 //  fresh       ranges, splats, constants and descriptor loads the default
 //              layout (LinearLayout::defaultFor at the kernel's element width);
 //  forward     elementwise ops the layout of the operand most expensive to
