@@ -311,7 +311,7 @@ class Autotuner(KernelInterface):
         else:
             config = self.configs[0]
         self.best_config = config
-        if _flag("TRITON_PRINT_AUTOTUNING") and not used_cached:
+        if not used_cached and _flag("TRITON_PRINT_AUTOTUNING"):
             print("Triton autotuning for function %s,\nwith key as %s,\n"
                   "finished after %.2fs,\nbest config selected: %s;"
                   % (self.__name__, key, self.bench_time, config))
