@@ -28,6 +28,13 @@ KERNELS_FILE = os.path.join(HERE, "bench_kernels.py")
 # name -> (kernel, [(parameter, signature entry)], num_warps, num_stages).
 # An entry is a type ("*fp16:16", "i32:16", "fp32", ":16" = divisible by
 # 16) or a constexpr value.
+MATMUL_PARAMS = [
+    ("a_ptr", "*fp16:16"), ("b_ptr", "*fp16:16"), ("c_ptr", "*fp16:16"),
+    ("M", "i32:16"), ("N", "i32:16"), ("K", "i32:16"),
+    ("stride_am", "i32:16"), ("stride_ak", 1), ("stride_bk", 1),
+    ("stride_bn", "i32:16"), ("stride_cm", "i32:16"), ("stride_cn", 1),
+    ("BLOCK_SIZE_M", 128), ("BLOCK_SIZE_N", 256), ("BLOCK_SIZE_K", 64),
+    ("GROUP_SIZE_M", 8)]
 KERNELS = {
     "softmax fp32": ("softmax_kernel", [
         ("output_ptr", "*fp32:16"), ("input_ptr", "*fp32:16"),
@@ -39,20 +46,9 @@ KERNELS = {
         ("B", "*fp16:16"), ("Mean", "*fp32:16"), ("Rstd", "*fp32:16"),
         ("stride", "i32:16"), ("N", "i32:16"), ("eps", "fp32"),
         ("BLOCK_SIZE", 8192)], 8, 3),
-    "matmul fp16 128x256x64": ("matmul_kernel", [
-        ("a_ptr", "*fp16:16"), ("b_ptr", "*fp16:16"), ("c_ptr", "*fp16:16"),
-        ("M", "i32:16"), ("N", "i32:16"), ("K", "i32:16"),
-        ("stride_am", "i32:16"), ("stride_ak", 1), ("stride_bk", 1),
-        ("stride_bn", "i32:16"), ("stride_cm", "i32:16"), ("stride_cn", 1),
-        ("BLOCK_SIZE_M", 128), ("BLOCK_SIZE_N", 256), ("BLOCK_SIZE_K", 64),
-        ("GROUP_SIZE_M", 8)], 8, 3),
-    "matmul persistent fp16": ("matmul_kernel_persistent", [
-        ("a_ptr", "*fp16:16"), ("b_ptr", "*fp16:16"), ("c_ptr", "*fp16:16"),
-        ("M", "i32:16"), ("N", "i32:16"), ("K", "i32:16"),
-        ("stride_am", "i32:16"), ("stride_ak", 1), ("stride_bk", 1),
-        ("stride_bn", "i32:16"), ("stride_cm", "i32:16"), ("stride_cn", 1),
-        ("BLOCK_SIZE_M", 128), ("BLOCK_SIZE_N", 256), ("BLOCK_SIZE_K", 64),
-        ("GROUP_SIZE_M", 8), ("NUM_SMS", 132)], 8, 3),
+    "matmul fp16 128x256x64": ("matmul_kernel", MATMUL_PARAMS, 8, 3),
+    "matmul persistent fp16": ("matmul_kernel_persistent",
+                               MATMUL_PARAMS + [("NUM_SMS", 132)], 8, 3),
     "attention D128": ("attn_fwd", [
         ("sm_scale", "fp32"), ("M", "*fp32:16"), ("Z", "i32"), ("H", "i32"),
         ("q_ptr", "*fp16:16"), ("k_ptr", "*fp16:16"), ("v_ptr", "*fp16:16"),

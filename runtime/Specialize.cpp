@@ -16,12 +16,11 @@ std::string rt::specializePointer(const std::string &elemSig, const void *data) 
 }
 
 std::string rt::specializeInt(int64_t bits, bool isUnsigned) {
-  if (foldsAsOne(bits, isUnsigned))
+  IntClass c = intClass(bits, isUnsigned);
+  if (c == IntClass::One)
     return "i32:1";
-  std::string type = isUnsigned                                  ? "u64"
-                     : (bits >= INT32_MIN && bits <= INT32_MAX) ? "i32"
-                                                                 : "i64";
-  return type + (uint64_t(bits) % 16 == 0 ? ":16" : "");
+  const char *type = c == IntClass::U64 ? "u64" : c == IntClass::I32 ? "i32" : "i64";
+  return std::string(type) + (divisibleBy16(bits) ? ":16" : "");
 }
 
 uint16_t rt::floatToHalf(float f) {

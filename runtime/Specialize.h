@@ -13,6 +13,7 @@
 #ifndef TRITIUM_RUNTIME_SPECIALIZE_H
 #define TRITIUM_RUNTIME_SPECIALIZE_H
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,18 @@ std::string specializePointer(const std::string &elemSig, const void *data);
 inline bool foldsAsOne(int64_t bits, bool isUnsigned) {
   return !isUnsigned && bits == 1;
 }
+
+/// The classes specializeInt puts ints in: folded (equal to 1), u64, i32,
+/// i64; and whether the value is divisible by 16 (`:16`).
+enum class IntClass { One, U64, I32, I64 };
+inline IntClass intClass(int64_t bits, bool isUnsigned) {
+  if (foldsAsOne(bits, isUnsigned))
+    return IntClass::One;
+  if (isUnsigned)
+    return IntClass::U64;
+  return bits >= INT32_MIN && bits <= INT32_MAX ? IntClass::I32 : IntClass::I64;
+}
+inline bool divisibleBy16(int64_t bits) { return uint64_t(bits) % 16 == 0; }
 
 /// "i32:1" for 1, else "i32" / "i64" by range ("u64" when `isUnsigned`, a
 /// value in [2^63, 2^64) given by its bits) with ":16" when divisible by 16.

@@ -241,14 +241,10 @@ std::vector<uint64_t> KernelState::classKey(const std::vector<Arg> &args,
         return {}; // bind names the argument
       c |= uint64_t(a.dtype) << 8 | uint64_t(reinterpret_cast<uintptr_t>(a.data) % 16 == 0) << 5;
       break;
-    case Arg::Int: {
-      unsigned cls = rt::foldsAsOne(a.i, a.isUnsigned)         ? 0
-                     : a.isUnsigned                             ? 1
-                     : (a.i >= INT32_MIN && a.i <= INT32_MAX) ? 2
-                                                                : 3;
-      c |= uint64_t(cls) << 8 | uint64_t(uint64_t(a.i) % 16 == 0) << 5;
+    case Arg::Int:
+      c |= uint64_t(rt::intClass(a.i, a.isUnsigned)) << 8 |
+           uint64_t(rt::divisibleBy16(a.i)) << 5;
       break;
-    }
     case Arg::Float:
     case Arg::Bool:
       break;

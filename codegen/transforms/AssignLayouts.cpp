@@ -50,50 +50,6 @@
 using namespace mlir;
 using namespace tritium::codegen;
 
-unsigned tritium::codegen::elementBytes(Type t) {
-  if (auto r = dyn_cast<RankedTensorType>(t))
-    t = r.getElementType();
-  if (isa<tile::PointerType>(t) || t.isIndex())
-    return 8;
-  return std::max(1u, t.getIntOrFloatBitWidth() / 8);
-}
-
-bool tritium::codegen::isCheapTile(Value v) {
-  Operation *d = v.getDefiningOp();
-  return d && (isa<tile::SplatOp, tile::MakeRangeOp>(d) ||
-               (isa<arith::ConstantOp>(d) &&
-                isa<SplatElementsAttr>(cast<arith::ConstantOp>(d).getValue())));
-}
-
-bool tritium::codegen::isRecomputableElementwise(Operation *op) {
-  llvm::StringRef n = op->getName().getStringRef();
-  return !isa<arith::ConstantOp>(op) &&
-         (n.starts_with("arith.") || isa<tile::AddPtrOp, tile::BitcastOp, tile::IntToPtrOp,
-                                         tile::PtrToIntOp>(op));
-}
-
-unsigned tritium::codegen::defaultLayoutBits(Operation *func, const VectorWidthFn &vectorWidth) {
-  unsigned bits = 32;
-  if (!vectorWidth)
-    return bits;
-  func->walk([&](Operation *op) {
-    Value ptr, mask;
-    if (auto l = dyn_cast<tile::LoadOp>(op))
-      ptr = l.getPtr(), mask = l.getMask();
-    else if (auto s = dyn_cast<tile::StoreOp>(op))
-      ptr = s.getPtr(), mask = s.getMask();
-    else if (auto c = dyn_cast<tgpu::AsyncCopyOp>(op))
-      ptr = c.getPtr(), mask = c.getMask();
-    auto rt = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
-    if (!rt)
-      return;
-    unsigned w = vectorWidth(ptr, mask, rt.getRank() - 1);
-    if (w > 4)
-      bits = std::min(bits, 128 / w);
-  });
-  return bits;
-}
-
 namespace {
 
 std::vector<int64_t> shapeOf(Type t) {
