@@ -1,8 +1,9 @@
 """Installs the `tritium` package together with libtritium.so.
 
 The shared library is built by CMake (build/lib/libtritium.so, or the file
-TRITIUM_LIBRARY names) and copied into the installed package, where the
-package finds it without any environment variable:
+TRITIUM_LIBRARY names) and copied into the installed package, with the
+launcher's C extension beside it (tritium_launch.abi3.so), where the package
+finds them without any environment variable:
     bash scripts/setup && pip install ./python
 """
 
@@ -29,8 +30,15 @@ def find_library():
 class BuildWithLibrary(build_py):
     def run(self):
         super().run()
+        library = find_library()
         target = os.path.join(self.build_lib, "tritium", "libtritium.so")
-        shutil.copyfile(find_library(), target)
+        shutil.copyfile(library, target)
+        # The launcher's C fast path, built beside the library when Python's
+        # headers were there; the package works without it.
+        fast = os.path.join(os.path.dirname(library), "tritium_launch.abi3.so")
+        if os.path.isfile(fast):
+            shutil.copyfile(fast, os.path.join(self.build_lib, "tritium",
+                                               "tritium_launch.abi3.so"))
 
 
 setup(cmdclass={"build_py": BuildWithLibrary})

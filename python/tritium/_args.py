@@ -107,6 +107,9 @@ def _ndarray_packer(np):
         except TypeError:
             pass
     buffer_kind = _capi.ARG_BUFFER
+    fast = _capi.launch_module()
+    if fast is not None:
+        fast.set_host_array(np.ndarray)
 
     def pack(name, value, flags):
         dt = dtypes.get(value.dtype)
@@ -131,6 +134,7 @@ def _torch_packer(torch):
             dtypes[t] = dt
     buffer_kind = _capi.ARG_BUFFER
     state = _launch_state
+    _fast_torch(torch, dtypes)
 
     def pack(name, value, flags):
         dt = dtypes.get(value.dtype)
@@ -157,6 +161,20 @@ def _torch_packer(torch):
         return _PACK_BUFFER(buffer_kind, flags, value.data_ptr(), nbytes, dt)
 
     return pack
+
+
+def _fast_torch(torch, dtypes):
+    """Lets the C launcher pack CUDA tensors of `dtypes` itself and read
+    torch's current stream as ``_current_stream`` does, when a GPU is
+    usable and this torch has the functions it reads the stream with."""
+    fast = _capi.launch_module()
+    c = getattr(torch, "_C", None)
+    stream = getattr(c, "_cuda_getCurrentRawStream", None)
+    device = getattr(c, "_cuda_getDevice", None)
+    if fast is None or stream is None or device is None or \
+            not _capi.cuda_available()[0]:
+        return
+    fast.set_torch(torch.Tensor, dict(dtypes), stream, device)
 
 
 # Literal records point at these NUL-terminated texts, kept for the life

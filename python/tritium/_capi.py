@@ -7,10 +7,14 @@ It is loaded on first use, so ``import tritium`` works without it.
 """
 
 import ctypes
+import importlib.util
 import os
 import threading
 
 LIBRARY_NAME = "libtritium.so"
+# The launcher's fast path (python/launch/tritium_launch.c), a CPython
+# extension of the stable ABI built beside the library.
+LAUNCH_MODULE = "tritium_launch.abi3.so"
 
 OK = 0
 ERROR_ARGUMENT = 1
@@ -82,8 +86,10 @@ DEVICE_CUDA = 1
 lock = threading.RLock()
 
 _lib = None
+_lib_path = None
 _compiler = None
 _launch_raw = None
+_launch_module = None  # the extension; False when there is none
 
 
 def candidates():
@@ -183,7 +189,7 @@ def cuda_available():
 
 def lib():
     """The loaded library (loading it on first use)."""
-    global _lib
+    global _lib, _lib_path
     if _lib is not None:
         return _lib
     with lock:
@@ -193,7 +199,7 @@ def lib():
                 if os.path.isfile(path):
                     loaded = ctypes.CDLL(path)
                     _declare(loaded)
-                    _lib = loaded
+                    _lib, _lib_path = loaded, path
                     break
             else:
                 raise ImportError(
@@ -217,6 +223,35 @@ def launch_raw():
                        ctypes.c_size_t, ctypes.c_char_p]
         _launch_raw = fn
     return _launch_raw
+
+
+def launch_module():
+    """The C fast path of launches (tritium_launch.abi3.so, next to the
+    loaded library), configured with the library's launch function; None
+    when it is not there, cannot load (a Python before 3.11) or
+    TRITIUM_C_LAUNCHER=0 turns it off."""
+    global _launch_module
+    if _launch_module is None:
+        _launch_module = _load_launch_module() or False
+    return _launch_module or None
+
+
+def _load_launch_module():
+    if os.environ.get("TRITIUM_C_LAUNCHER", "1") in ("0", ""):
+        return None
+    loaded = lib()
+    path = os.path.join(os.path.dirname(_lib_path), LAUNCH_MODULE)
+    if not os.path.isfile(path):
+        return None
+    try:
+        spec = importlib.util.spec_from_file_location("tritium_launch", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError:
+        return None
+    module.configure(ctypes.cast(loaded.tritium_kernel_launch,
+                                 ctypes.c_void_p).value)
+    return module
 
 
 def compiler():

@@ -38,17 +38,25 @@ class KernelMetadata:
 
 
 class CompiledKernel:
-    """A compiled specialization of a kernel (see the module's text)."""
+    """A compiled specialization of a kernel (see the module's text).
+
+    The C launcher makes the instances its launches return without calling
+    ``__init__``: it sets ``_kernel`` and ``_name``, and the class's defaults
+    below stand for the rest."""
+
+    _signature = None
+    _fn = None  # the JITFunction, for launches through this object
+    _launch_options = {}  # never mutated: launches copy it
+    _info = None
+    _asm = None
 
     def __init__(self, kernel, name, signature=None, fn=None,
                  launch_options=None):
         self._kernel = kernel  # jit._Kernel: keeps the C handle alive
         self._name = name
         self._signature = signature
-        self._fn = fn  # the JITFunction, for launches through this object
+        self._fn = fn
         self._launch_options = dict(launch_options or {})
-        self._info = None
-        self._asm = None
 
     def _read(self):
         if self._info is None:

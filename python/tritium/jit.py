@@ -15,6 +15,7 @@ GPU is usable.
 import ctypes
 import functools
 import inspect
+import itertools
 import keyword
 import os
 import re
@@ -244,6 +245,32 @@ class JITFunction(KernelInterface):
         self._get_constexprs = _tuple_getter(sorted(self.constexprs))
         self._get_runtime = _tuple_getter(runtime)
         self._binder = self._make_binder() if _FAST_LAYOUT else None
+        self._c = None  # the C launcher (tritium_launch); False: none
+
+    def _c_launcher(self):
+        """The C fast path of this kernel's launches (made on first use):
+        it binds, finds the kernel and the packed options in dictionaries
+        that ``_launch`` fills, packs ints, floats, bools, CUDA tensors and
+        host arrays, and hands every other launch to ``_launch``."""
+        if self._c is None:
+            self._c = False
+            module = _capi.launch_module() if self._binder else None
+            if module is not None:
+                def raise_status(status):
+                    _raise_status(status, _capi.last_error())
+
+                empty = inspect.Parameter.empty
+                constexprs = set(self.constexprs)
+                self._c = module.Launcher(
+                    tuple(self.arg_names),
+                    tuple(p.default for p in self.params), empty,
+                    tuple(sorted(constexprs)),
+                    tuple((i, flags) for i, (_, flags) in zip(
+                        [i for i in range(len(self.params))
+                         if i not in constexprs], self._runtime)),
+                    self._launch_named, CompiledKernel, self.__name__,
+                    raise_status, _capi.lock, self.debug)
+        return self._c
 
     def _make_binder(self):
         names = self.arg_names
@@ -530,14 +557,21 @@ class JITFunction(KernelInterface):
         return o
 
     def __getitem__(self, grid):
+        c = self._c if self._c is not None else self._c_launcher()
+        if c:
+            return c.bind(grid)
+
         def launcher(*args, **kwargs):
-            try:
-                return self._launch(grid, args, kwargs)
-            except CompilationError as e:
-                # The diagnostic names the user's file:line:col; the frames
-                # of the launcher below this one add nothing to it.
-                raise e.with_traceback(None) from e.__cause__
+            return self._launch_named(grid, args, kwargs)
         return launcher
+
+    def _launch_named(self, grid, args, kwargs):
+        try:
+            return self._launch(grid, args, kwargs)
+        except CompilationError as e:
+            # The diagnostic names the user's file:line:col; the frames
+            # of the launcher below this one add nothing to it.
+            raise e.with_traceback(None) from e.__cause__
 
     def _launch_options(self, extra):
         """(packed launch options, debug) for the non-parameter keywords
@@ -588,30 +622,45 @@ class JITFunction(KernelInterface):
             values, extra = binder(*args, **kwargs)
         except TypeError:
             return self._run(args, kwargs, grid, False)  # raises, named
+        c = self._c
         if extra:
             options, debug = self._launch_options(extra)
+            if c and len(c.extra) < 64:
+                try:  # the key the C launcher looks this launch up by
+                    c.extra[tuple(itertools.chain.from_iterable(
+                        extra.items()))] = (options, debug)
+                except TypeError:
+                    pass
         else:
             try:
                 options, debug = self._fast_options[None], self.debug
             except KeyError:
                 options, debug = self._launch_options({})
                 self._fast_options[None] = options
+            if c:
+                c.options = options
         for v in self._get_runtime(values):
             if v is None:  # compiled in as a constant: the general path
                 return self._run(args, kwargs, grid, False)
         cvalues = self._get_constexprs(values)
         ckey = (tuple(map(type, cvalues)), cvalues, debug)
+        cached = False
         try:
             kernel = self._fast_kernels[ckey]
+            cached = True
         except KeyError:
             kernel = self.compile(dict(zip(self.arg_names, values)), debug)
-            if all(t in _PLAIN_TYPES or isinstance(c, core.dtype)
-                   for t, c in zip(ckey[0], cvalues)):
+            if all(t in _PLAIN_TYPES or isinstance(v, core.dtype)
+                   for t, v in zip(ckey[0], cvalues)):
                 self._fast_kernels[ckey] = kernel
+                cached = True
         except TypeError:  # an unhashable constexpr
             kernel = self.compile(dict(zip(self.arg_names, values)), debug)
         if self._watched[0]:
             self._check_globals()
+        elif c and cached:
+            # The key the C launcher finds this kernel by.
+            c.kernels[cvalues + ckey[0] + (debug,)] = kernel
         packers = _PACKERS
         packed = []
         state = _launch_state
@@ -664,6 +713,9 @@ class JITFunction(KernelInterface):
         a callable on the bound arguments); with `warmup`, compiles the
         specialization without launching and returns its signature."""
         if not warmup and grid is not None:
+            c = self._c if self._c is not None else self._c_launcher()
+            if c:
+                return c(grid, args, kwargs)
             return self._launch(grid, args, kwargs)
         return self._run(args, kwargs, grid, warmup)
 

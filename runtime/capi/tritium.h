@@ -225,8 +225,11 @@ typedef struct tritium_arg {
   unsigned flags;
   union {
     struct {
-      void *data;   /* host memory the kernel reads and writes in place */
-      size_t bytes; /* its extent, a whole number of elements */
+      void *data;   /* host memory the kernel reads and writes in place
+                       (device memory on TRITIUM_DEVICE_CUDA) */
+      size_t bytes; /* its extent, a whole number of elements; the
+                       interpreter checks every access against it, a GPU
+                       launch does not read it (0 will do) */
       int dtype;    /* a tritium_dtype */
     } buffer;
     int64_t i; /* INT, BOOL (0 or 1), TUPLE (element count) */

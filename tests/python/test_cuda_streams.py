@@ -84,3 +84,48 @@ def test_strided_views_pass_the_bytes_they_span():
     torch.testing.assert_close(y, m[:, 0])
     k[(1,)](col, y, 64, 32, 2.0, BLOCK=64)  # a view starts at its first element
     torch.testing.assert_close(y, m[:, 3] * 2)
+
+
+def _c_path(kernel):
+    c = kernel._c
+    if not c:
+        pytest.skip("no C launcher (tritium_launch) in this build")
+    return c
+
+
+def test_the_c_launcher_takes_repeated_cuda_launches():
+    """Repeated launches with CUDA tensors run in the C launcher, on torch's
+    current stream, with views and every torch dtype it knows."""
+    k = triton.jit(scaled_copy.fn)
+    s = torch.cuda.Stream()
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        x = torch.arange(4096, device="cuda", dtype=torch.float32).to(dtype)
+        y = torch.zeros(2048, device="cuda", dtype=dtype)
+        with torch.cuda.stream(s):
+            for i in range(4):
+                torch.cuda._sleep(100000)  # ours must wait for torch's work
+                y.zero_()
+                k[(16,)](x, y, 2048, 2, 0.5 * (i + 1), BLOCK=128)
+        s.synchronize()
+        torch.testing.assert_close(y, (x[::2] * 2.0).to(dtype))
+    c = _c_path(k)
+    assert c.fast_launches >= 9 and c.slow_launches <= 3
+    # A transposed view: packed in C as it is.
+    m = torch.arange(64 * 32, device="cuda", dtype=torch.float32).reshape(64, 32)
+    y = torch.zeros(64, device="cuda", dtype=torch.float32)
+    fast = c.fast_launches
+    for scale in (1.0, 3.0):
+        k[(1,)](m.T, y, 64, 32, scale, BLOCK=64)
+    torch.testing.assert_close(y, m[:, 0] * 3)
+    assert c.fast_launches == fast + 1
+
+
+def test_the_c_launcher_leaves_mixed_devices_to_python():
+    k = triton.jit(scaled_copy.fn)
+    x = torch.ones(64, device="cuda")
+    y = torch.zeros(64, device="cuda")
+    for _ in range(2):
+        k[(1,)](x, y, 64, 1, 1.0, BLOCK=64)
+    with pytest.raises(ValueError, match="'Y' is on cpu"):
+        k[(1,)](x, torch.zeros(64), 64, 1, 1.0, BLOCK=64)
+    torch.testing.assert_close(y, x)

@@ -23,11 +23,14 @@ def test_installed_package_finds_its_library():
                     "(scripts/setup installs it into build/venv)")
     run = subprocess.run(
         [sys.executable, "-c",
-         "import tritium._capi as c; print(c.lib()._name)"],
+         "import tritium._capi as c; print(c.lib()._name); "
+         "print(c.launch_module() is not None)"],
         capture_output=True, text=True, cwd=tempfile.mkdtemp(),
         env={k: v for k, v in os.environ.items()
              if k not in ("PYTHONPATH", "TRITIUM_LIBRARY")})
     assert run.returncode == 0, run.stderr
-    lib = run.stdout.strip()
+    lib, fast = run.stdout.split()
     assert lib == os.path.join(os.path.dirname(origin), "libtritium.so")
     assert os.path.isfile(lib)
+    # The launcher's C extension is installed beside it and loads.
+    assert fast == "True"

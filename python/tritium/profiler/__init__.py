@@ -47,6 +47,8 @@ import sys
 import threading
 import time
 
+from .. import _capi
+
 # The module (the package's name `jit` is the decorator).
 _jit = importlib.import_module("..jit", __package__)
 
@@ -217,6 +219,13 @@ def _set_active():
     global _active
     _active = tuple(s for s in _sessions.values() if s.active)
     _jit._PROFILER = _RECORDER if _active else None
+    # The C launcher leaves recorded launches to the Python one.
+    try:
+        fast = _capi.launch_module()
+    except ImportError:  # no library: nothing launches
+        fast = None
+    if fast is not None:
+        fast.set_enabled(not _active)
 
 
 def _event(torch):

@@ -1,0 +1,180 @@
+"""Launch overhead on a CUDA GPU, side by side in one run: host time per
+call of a cached launch with CUDA torch tensors, for torch, Triton and
+tritium.
+
+Rows (µs per call, median over batches; the GPU work is tiny, so this is
+the host's cost):
+  torch.add                 torch.add(x, y, out=o), the floor of a launch
+  add, Triton / tritium     add[(1,)](x, y, o, n, BLOCK=1024)
+  add, tritium Python       the same through tritium's Python launcher (the
+                            C launcher turned off for this kernel)
+  layer norm, Triton / tritium
+                            the layer-norm tutorial's launch: 10 arguments,
+                            3 launch keywords
+  Triton's C launcher alone its compiled launcher called directly: the
+                            floor of Triton's path (cuLaunchKernelEx)
+  C API from C              tritium_kernel_launch called in a C loop with
+                            prebuilt records (tritium_launch.time_launches):
+                            what a C or C++ caller pays
+  C API through ctypes      the same call, one ctypes call per launch
+
+Needs torch with CUDA and Triton: ``PYTHONPATH=python:bench python3
+bench/gpu_launch.py`` (tritium is used through ``tritium.jit``; ``triton``
+is the real one).
+"""
+
+import argparse
+import ctypes
+import statistics
+import sys
+import time
+
+import torch
+import triton
+import triton.language as tl
+
+import tritium
+from tritium import _capi
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+def per_call_us(fn, number, repeat):
+    for _ in range(100):
+        fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - start) / number * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(samples)
+
+
+def triton_launcher_us(number, repeat, x, y, o, n):
+    """Triton's compiled launcher called directly (CompiledKernel.run: its
+    C launcher and cuLaunchKernelEx, no binding or specialization), or NaN
+    where this Triton lays it out differently."""
+    try:
+        ck = add_kernel[(1,)](x, y, o, n, BLOCK=1024)
+        stream = torch.cuda.current_stream().cuda_stream
+        run, fn, meta = ck.run, ck.function, ck.packed_metadata
+        call = lambda: run(1, 1, 1, stream, fn, meta, None, None, None,  # noqa: E731
+                           x, y, o, n, 1024)
+        call()
+        return per_call_us(call, number, repeat)
+    except Exception as e:  # noqa: BLE001 - another Triton version
+        print("Triton's launcher not timed: %s" % e)
+        return float("nan")
+
+
+def c_api_records(x, y, o, n):
+    """Records, grid and options of the add launch as the C API takes
+    them, on torch's current stream."""
+    args = (_capi.Arg * 4)()
+    for arg, t in zip(args, (x, y, o)):
+        arg.kind = _capi.ARG_BUFFER
+        arg.value.buffer.data = t.data_ptr()
+        arg.value.buffer.bytes = t.numel() * t.element_size()
+        arg.value.buffer.dtype = _capi.F32
+    args[3].kind = _capi.ARG_INT
+    args[3].value.i = n
+    grid = (ctypes.c_int64 * 3)(1, 1, 1)
+    opts = _capi.LaunchOptions(4, 3, 1, 0, 0, 0, _capi.DEVICE_CUDA,
+                               torch.cuda.current_stream().cuda_stream, 1)
+    return args, grid, opts
+
+
+def main(number, repeat):
+    if not torch.cuda.is_available():
+        print("gpu_launch: no CUDA GPU")
+        return 1
+    n = 1024
+    x = torch.randn(n, device="cuda")
+    y = torch.randn_like(x)
+    o = torch.empty_like(x)
+    t_add = tritium.jit(add_kernel.fn)
+    p_add = tritium.jit(add_kernel.fn)
+    p_add._c = False  # the Python launcher only
+    for k in (add_kernel, t_add, p_add):
+        o.zero_()
+        k[(1,)](x, y, o, n, BLOCK=1024)
+        torch.testing.assert_close(o, x + y)
+
+    sys.path.insert(0, "bench")
+    import bench_kernels as K
+    M, N = 64, 4096  # a small launch: the host's cost, not the GPU's
+    lx = torch.randn((M, N), device="cuda", dtype=torch.float16)
+    ly = torch.empty_like(lx)
+    w = torch.rand((N,), device="cuda", dtype=torch.float16)
+    b = torch.rand_like(w)
+    mean = torch.empty((M,), device="cuda")
+    rstd = torch.empty((M,), device="cuda")
+    block, warps = K.layer_norm_launch(N, 2)
+    t_ln = tritium.jit(K.layer_norm_fwd.fn)
+
+    def ln(k):
+        return lambda: k[(M,)](lx, ly, w, b, mean, rstd, lx.stride(0), N,
+                               1e-5, BLOCK_SIZE=block, num_warps=warps,
+                               num_ctas=1)
+
+    args, grid, opts = c_api_records(x, y, o, n)
+    handle = next(iter(t_add._kernels.values())).handle
+    module = _capi.launch_module()
+    launch = _capi.lib().tritium_kernel_launch
+    opts_ref = ctypes.byref(opts)
+
+    rows = [
+        ("torch.add", per_call_us(lambda: torch.add(x, y, out=o), number,
+                                  repeat)),
+        ("add, Triton", per_call_us(
+            lambda: add_kernel[(1,)](x, y, o, n, BLOCK=1024), number, repeat)),
+        ("add, tritium", per_call_us(
+            lambda: t_add[(1,)](x, y, o, n, BLOCK=1024), number, repeat)),
+        ("add, tritium Python", per_call_us(
+            lambda: p_add[(1,)](x, y, o, n, BLOCK=1024), number, repeat)),
+        ("layer norm, Triton", per_call_us(ln(K.layer_norm_fwd), number // 4,
+                                           repeat)),
+        ("layer norm, tritium", per_call_us(ln(t_ln), number // 4, repeat)),
+        ("Triton's C launcher alone", triton_launcher_us(number, repeat, x, y, o, n)),
+        ("C API through ctypes", per_call_us(
+            lambda: launch(handle, grid, args, 4, opts_ref), number, repeat)),
+    ]
+    if module is not None:
+        samples = []
+        for _ in range(repeat):
+            samples.append(module.time_launches(
+                handle, bytes(grid), bytes(args), bytes(opts), number) * 1e6)
+            torch.cuda.synchronize()
+        rows.append(("C API from C", statistics.median(samples)))
+    fast = t_add._c.fast_launches if t_add._c else 0
+    print("cached launch, host time per call (median of %d batches of %d); "
+          "tritium C launcher: %s (%d launches)" % (
+              repeat, number, "on" if module else "off", fast))
+    values = dict(rows)
+    for what, us in rows:
+        print("  %-24s %7.2f us" % (what, us))
+    print("  ratios (tritium / Triton): add %.2f, layer norm %.2f; "
+          "add / torch.add %.2f" % (
+              values["add, tritium"] / values["add, Triton"],
+              values["layer norm, tritium"] / values["layer norm, Triton"],
+              values["add, tritium"] / values["torch.add"]))
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--number", type=int, default=20000,
+                        help="launches per batch")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="batches (the median is reported)")
+    options = parser.parse_args()
+    sys.exit(main(options.number, options.repeat))
