@@ -12,6 +12,9 @@
 // compiles the kernel specialized on the given values and launches it on the
 // interpreter (RunCommand.h).
 //
+// `tritium aot FILE -k NAME -s SIG [-s SIG ...] -g GRID -n LAUNCHER` writes a
+// C launcher embedding the kernel's cubins (AotCommand.h).
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/AstDump.h"
 #include "frontend/IRGen.h"
@@ -19,6 +22,7 @@
 #include "frontend/Parser.h"
 #include "codegen/Pipeline.h"
 #include "runtime/cuda/Ptxas.h"
+#include "tools/tritium/AotCommand.h"
 #include "tools/tritium/CheckCommand.h"
 #include "tools/tritium/RunCommand.h"
 
@@ -334,6 +338,29 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--debug", run.debug, "keep device_assert checks");
   runCmd->add_flag("--dry-run", run.dryRun,
                    "bind and specialize the arguments and compile, but do not launch");
+  tritium::aot::AotOptions aot;
+  auto *aotCmd = app.add_subcommand(
+      "aot", "compile a kernel ahead of time into a C launcher (NAME.h, NAME.c) that "
+             "embeds its cubins and needs only libcuda");
+  aotCmd->add_option("file", aot.file, "Python file with the kernel")->required();
+  aotCmd->add_option("--kernel,-k", aot.kernel, "kernel (function) name")->required();
+  auto *aotSig = aotCmd->add_option("--signature,-s", aot.signatures,
+                                    "Triton AOT signature (repeatable: the launcher picks "
+                                    "the most specialized one the arguments fit)");
+  multi(aotSig);
+  aotSig->required();
+  aotCmd->add_option("--grid,-g", aot.grid,
+                     "grid: 1 to 3 comma-separated C expressions over the parameters, "
+                     "e.g. \"(n + 1023) / 1024\"")
+      ->required();
+  aotCmd->add_option("--name,-n", aot.name, "the launcher's name (a C identifier)")
+      ->required();
+  multi(aotCmd->add_option("--target", aot.targets,
+                           "cuda:80 or cuda:90 (repeatable; default cuda:90)"));
+  aotCmd->add_option("--num-warps,-w", aot.numWarps, "warps per program")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+  aotCmd->add_option("--num-stages", aot.numStages, "software pipelining stages");
+  aotCmd->add_option("-o,--output-dir", aot.outDir, "where NAME.h and NAME.c go (default .)");
   auto *checkCmd = app.add_subcommand(
       "check", "run the conformance corpus on each executor against float64 "
                "references (options: tritium check --help)");
@@ -344,5 +371,7 @@ int main(int argc, char **argv) {
     return tritium::check::runCheck(argv[0], checkCmd->remaining());
   if (runCmd->parsed())
     return tritium::run::runCommand(run, std::cout, std::cerr);
+  if (aotCmd->parsed())
+    return tritium::aot::runAot(aot, std::cerr);
   return runCompile(cmd);
 }
