@@ -295,6 +295,8 @@ std::string source(const AotOptions &o, const FunctionDef &fn,
     << "    (void **)&tr_cu.cuModuleLoadData, (void **)&tr_cu.cuModuleGetFunction,\n"
     << "    (void **)&tr_cu.cuFuncSetAttribute, (void **)&tr_cu.cuLaunchKernel,\n"
     << "    (void **)&tr_cu.cuGetErrorName};\n"
+    << "  int state;\n"
+    << "  pthread_mutex_lock(&tr_mutex);\n"
     << "  if (tr_cu.state == 0) {\n"
     << "    void *lib = dlopen(\"libcuda.so.1\", RTLD_NOW | RTLD_LOCAL);\n"
     << "    tr_cu.state = -1;\n"
@@ -304,8 +306,9 @@ std::string source(const AotOptions &o, const FunctionDef &fn,
     << "        if (!(*slots[i] = dlsym(lib, names[i])))\n          break;\n"
     << "      if (i == sizeof names / sizeof names[0])\n        tr_cu.state = 1;\n"
     << "    }\n  }\n"
-    << "  return tr_cu.state == 1 ? 0\n"
-    << "                          : tr_fail(-1, \"cannot load libcuda.so.1 (no NVIDIA driver?)\");\n"
+    << "  state = tr_cu.state;\n"
+    << "  pthread_mutex_unlock(&tr_mutex);\n"
+    << "  return state == 1 ? 0 : tr_fail(-1, \"cannot load libcuda.so.1 (no NVIDIA driver?)\");\n"
     << "}\n\n";
   // The cubins.
   for (size_t v = 0; v < variants.size(); ++v)
@@ -340,7 +343,6 @@ std::string source(const AotOptions &o, const FunctionDef &fn,
     << "  if (!ctx)\n"
     << "    return tr_fail(-4, \"no current CUDA context (make one current first, e.g. with \"\n"
     << "                       \"cuCtxSetCurrent or any CUDA runtime call)\");\n"
-    << "  if (tr_loaded_ctx[v] == ctx) {\n    *out = tr_functions[v];\n    *kernel = tr_chosen[v];\n    return 0;\n  }\n"
     << "  pthread_mutex_lock(&tr_mutex);\n"
     << "  if (tr_loaded_ctx[v] != ctx) {\n"
     << "    const struct tr_kernel *k = NULL;\n    tr_module module;\n    tr_function fn;\n"
