@@ -32,6 +32,7 @@
 #include "codegen/dialect/GpuDialect.h"
 #include "codegen/nvidia/Nvidia.h"
 #include "codegen/transforms/Passes.h"
+#include "ir/TileDialect.h"
 #include "ir/analysis/AxisInfo.h"
 #include "ir/transforms/Passes.h"
 
@@ -67,6 +68,35 @@ template <typename T> std::string print(T &x) {
   return s;
 }
 } // namespace
+
+std::string tritium::codegen::paramKinds(mlir::func::FuncOp kernel) {
+  std::string k;
+  for (mlir::Type t : kernel.getArgumentTypes()) {
+    if (mlir::isa<mlir::tile::PointerType>(t))
+      k += 'p';
+    else if (t.isInteger(1))
+      k += 'b';
+    else if (t.isInteger(8))
+      k += 'c';
+    else if (t.isInteger(16))
+      k += 's';
+    else if (t.isInteger(32))
+      k += 'i';
+    else if (t.isInteger(64))
+      k += 'l';
+    else if (t.isF32())
+      k += 'f';
+    else if (t.isF64())
+      k += 'd';
+    else if (t.isF16())
+      k += 'h';
+    else if (t.isBF16())
+      k += 'B';
+    else
+      k += '?';
+  }
+  return k;
+}
 
 unsigned tritium::codegen::parseCudaTarget(const std::string &t) {
   std::string digits;

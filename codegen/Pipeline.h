@@ -14,7 +14,10 @@
 
 namespace mlir {
 class ModuleOp;
+namespace func {
+class FuncOp;
 }
+} // namespace mlir
 
 namespace tritium::codegen {
 
@@ -74,6 +77,11 @@ unsigned sharedMemoryLimit(unsigned computeCapability);
 
 /// Parses "cuda:90" / "cuda:80" / "sm_90"; returns 0 if not a CUDA target.
 unsigned parseCudaTarget(const std::string &target);
+
+/// One letter per parameter of a compiled kernel, as a launch passes it:
+/// p pointer, b i1, c i8, s i16, i i32, l i64, f fp32, d fp64, h fp16,
+/// B bf16, ? anything else.
+std::string paramKinds(mlir::func::FuncOp kernel);
 
 } // namespace tritium::codegen
 

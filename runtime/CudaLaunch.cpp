@@ -70,34 +70,6 @@ const std::string &compilerFingerprint() {
   return id;
 }
 
-std::string kindsOf(mlir::func::FuncOp f) {
-  std::string k;
-  for (mlir::Type t : f.getArgumentTypes()) {
-    if (mlir::isa<mlir::tile::PointerType>(t))
-      k += 'p';
-    else if (t.isInteger(1))
-      k += 'b';
-    else if (t.isInteger(32))
-      k += 'i';
-    else if (t.isInteger(64))
-      k += 'l';
-    else if (t.isF32())
-      k += 'f';
-    else if (t.isF64())
-      k += 'd';
-    else if (t.isF16())
-      k += 'h';
-    else if (t.isBF16())
-      k += 'B';
-    else if (t.isInteger(8))
-      k += 'c';
-    else if (t.isInteger(16))
-      k += 's';
-    else
-      k += '?';
-  }
-  return k;
-}
 } // namespace
 
 bool tritium::rt::cudaAvailable(std::string *why) {
@@ -148,7 +120,7 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
   KernelCache cache;
   auto out = std::make_shared<CudaCompiled>();
   out->name = kernel;
-  out->paramKinds = kindsOf(func);
+  out->paramKinds = codegen::paramKinds(func);
   std::string image;
   bool isPtx = false;
   if (auto entry = cache.lookup(key)) {

@@ -34,7 +34,7 @@ struct Compiled {
   unsigned cc = 0;
   std::string cubin;
   std::string symbol;
-  std::string kinds; ///< one letter per kernel parameter (see kindsOf)
+  std::string kinds; ///< one letter per kernel parameter (codegen::paramKinds)
   unsigned numWarps = 4;
   unsigned sharedBytes = 0;
 };
@@ -81,32 +81,6 @@ std::string cTypeOf(const std::string &t) {
     if (t == sig)
       return c;
   return "";
-}
-
-/// What kindsOf in the runtime gives each kernel parameter type.
-std::string kindsOf(mlir::func::FuncOp f) {
-  std::string k;
-  for (mlir::Type t : f.getArgumentTypes()) {
-    if (mlir::isa<mlir::tile::PointerType>(t))
-      k += 'p';
-    else if (t.isInteger(1))
-      k += 'b';
-    else if (t.isInteger(8))
-      k += 'c';
-    else if (t.isInteger(16))
-      k += 's';
-    else if (t.isInteger(32))
-      k += 'i';
-    else if (t.isInteger(64))
-      k += 'l';
-    else if (t.isF32())
-      k += 'f';
-    else if (t.isF64())
-      k += 'd';
-    else
-      k += '?';
-  }
-  return k;
 }
 
 std::string readFile(const std::string &path, bool &ok) {
@@ -591,7 +565,7 @@ int runAot(const AotOptions &o, std::ostream &err) {
         return fail("internal: kernel '" + o.kernel + "' is not in its compiled module");
       Compiled out;
       out.cc = cc;
-      out.kinds = kindsOf(func);
+      out.kinds = codegen::paramKinds(func);
       codegen::CudaCompileOptions gopts;
       gopts.computeCapability = cc;
       gopts.numWarps = unsigned(o.numWarps);
