@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -337,19 +338,32 @@ LogicalResult lowerElementwise(Lowering &L, Operation *op) {
   // Elements equal in runs (a mask compared against a bound divisible by
   // the run) are computed once per run.
   unsigned same = L.constantRegs(op->getResult(0), *layout);
-  for (unsigned r = 0; r < layout->numRegs(); ++r) {
-    if (r & same) {
-      out.regs.push_back(out.regs[r & ~same]);
+  unsigned n = layout->numRegs();
+  out.regs.assign(n, nullptr);
+  // A loop-carried update (an accumulator `acc += x` the loop yields) is
+  // emitted from the last register back. The loop's loads are issued in
+  // register order; when the update consumes them in that same order,
+  // ptxas pairs each load with its consumer and keeps one 16-byte load in
+  // flight per thread (layer norm's mean and variance loops). Consumed
+  // last-first, the first add needs the last load, and all of an
+  // iteration's loads are in flight together.
+  bool lastFirst = llvm::any_of(op->getResult(0).getUsers(),
+                                [](Operation *u) { return isa<scf::YieldOp>(u); });
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned r = lastFirst ? n - 1 - i : i;
+    if (r & same)
       continue;
-    }
     std::vector<llvm::Value *> args;
     for (auto &in : ins)
       args.push_back(in[r]);
     llvm::Value *v = emitScalarElementwise(L, op, args);
     if (!v)
       return L.fail(op, "this operation is not supported by the GPU code generator yet");
-    out.regs.push_back(v);
+    out.regs[r] = v;
   }
+  for (unsigned r = 0; r < n; ++r)
+    if (r & same)
+      out.regs[r] = out.regs[r & ~same];
   L.set(op->getResult(0), std::move(out));
   return success();
 }
