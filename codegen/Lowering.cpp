@@ -374,7 +374,15 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
   fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage,
                               func.getName().str(), mod);
-  target.markKernel(fn, numWarps * target.warpSize(), maxRegisters);
+  unsigned threads = (numWarps + producerWarps) * target.warpSize();
+  unsigned regs = maxRegisters;
+  if (producerWarps) {
+    // setmaxnreg moves registers between warpgroups of a launch that
+    // says its register count: what the whole program's threads can hold.
+    unsigned cap = std::min(255u, 65536 / threads) / 8 * 8;
+    regs = regs ? std::min(regs, cap) : cap;
+  }
+  target.markKernel(fn, threads, regs);
   auto *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
   b.SetInsertPoint(entry);
 

@@ -83,6 +83,13 @@ public:
   TargetInfo &target;
   unsigned numWarps;
   unsigned maxRegisters = 0; // per thread; 0: no limit
+  /// Warps launched after the numWarps the layouts place, running the
+  /// producer of a warp-specialized loop (tgpu.warp_specialize); 0: none.
+  unsigned producerWarps = 0;
+  /// Which warps run the code being emitted: all of them, the consumers of
+  /// a tgpu.warp_specialize (barriers count them only), or its producer
+  /// (one warp, no barriers).
+  enum class Partition { All, Consumer, Producer } partition = Partition::All;
   llvm::Function *fn = nullptr;
   /// Bytes of dynamic shared memory the kernel needs (the maximum over the
   /// conversions, reductions and products that stage through it).

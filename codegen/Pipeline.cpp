@@ -209,6 +209,26 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     }
     mlir::tile::decomposeBf16Dots(module);
   }
+  // A warp-specialized tile loop over an inner k loop is flattened on
+  // sm_90: its producer then copies across tile boundaries in one loop.
+  if (options.computeCapability >= 90)
+    module.walk([](mlir::scf::ForOp f) {
+      if (f->hasAttr("tile.warp_specialize"))
+        f->setAttr("tile.flatten", mlir::UnitAttr::get(f.getContext()));
+    });
+  // Invariant code in a loop to flatten (an inner bound computed in the
+  // tile loop's body) moves out first, so that the nest has the form
+  // flattening takes.
+  module.walk([](mlir::scf::ForOp f) {
+    if (!f->hasAttr("tile.flatten"))
+      return;
+    bool inside = false;
+    for (auto inner : f.getBody()->getOps<mlir::scf::ForOp>())
+      for (mlir::Value v : {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
+        inside |= f->isAncestor(v.getParentBlock()->getParentOp());
+    if (inside)
+      mlir::moveLoopInvariantCode(mlir::cast<mlir::LoopLikeOpInterface>(f.getOperation()));
+  });
   mlir::tile::flattenLoops(module);
   module.walk([&](mlir::scf::ForOp loop) {
     unsigned stages = options.numStages;
@@ -248,6 +268,10 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
       return false;
     }
     removeConversions(func, lo);
+    if (warpSpecializeLoops(func, lo)) {
+      lowering.producerWarps = 4;
+      out.numWarps = numWarps + lowering.producerWarps;
+    }
     // Analysed again: the values the passes made (conversions keep their
     // source's contiguity).
     axis = std::make_unique<mlir::tile::ModuleAxisInfo>(module);

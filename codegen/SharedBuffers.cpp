@@ -193,7 +193,8 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
   func.walk([&](Operation *op) {
     bool touches = isa<tgpu::AsyncCopyOp, tgpu::AsyncWaitOp,
                        tgpu::SharedLoadOp, tgpu::TmaCopyOp,
-                       tgpu::MbarrierInitOp, tgpu::MbarrierWaitOp>(op);
+                       tgpu::MbarrierInitOp, tgpu::MbarrierWaitOp,
+                       tgpu::MbarrierArriveOp>(op);
     for (Value v : op->getOperands())
       touches |= readsSharedBuffer(v);
     if (!touches)

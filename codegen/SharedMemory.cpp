@@ -26,7 +26,14 @@ void Lowering::barrier() {
   };
   if (barrierFn_ && !bb->empty() && callee(bb->back()) == barrierFn_)
     return;
-  target.barrier(b);
+  // A warp-specialized producer is one warp ordered by mbarriers; its
+  // consumers meet at a named barrier that counts them only.
+  if (partition == Partition::Producer)
+    return;
+  if (partition == Partition::Consumer)
+    target.barrier(b, 1, numWarps * target.warpSize());
+  else
+    target.barrier(b);
   if (!bb->empty())
     barrierFn_ = callee(bb->back());
 }

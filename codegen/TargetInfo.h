@@ -36,6 +36,8 @@ public:
   virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) = 0;
   /// A barrier across the program's threads (with shared memory ordering).
   virtual void barrier(llvm::IRBuilder<> &b) = 0;
+  /// A barrier among the first `threads` threads (named barrier `id`).
+  virtual void barrier(llvm::IRBuilder<> &b, unsigned id, unsigned threads) = 0;
   /// value from the lane `lane ^ mask` (32-bit values).
   virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
                                   unsigned mask) = 0;

@@ -140,4 +140,47 @@ def TGpu_SharedLoadOp : TGpu_Op<"shared_load",
   let assemblyFormat = "`slot` $slot attr-dict `:` type($result)";
 }
 
+def TGpu_MbarrierArriveOp : TGpu_Op<"mbarrier_arrive",
+    [MemoryEffects<[MemRead<TGpu_SharedMemory>, MemWrite<TGpu_SharedMemory>]>]> {
+  let summary = "Each warp arrives once on mbarrier `slot` of a ring, its reads of shared memory done";
+  let description = [{
+    The warp's lanes synchronize, then one lane arrives (release
+    semantics): what the warp read from shared memory before, including
+    the operands of tensor-core groups it has waited for, is read. A
+    warp-specialized loop's consumers say so of a slot its producer may
+    then fill again.
+
+    Example: `tgpu.mbarrier_arrive slot %s {barrier = 4}`
+  }];
+  let arguments = (ins I32:$slot, I64Attr:$barrier);
+  let assemblyFormat = "`slot` $slot attr-dict";
+}
+
+def TGpu_WarpSpecializeOp : TGpu_Op<"warp_specialize", [
+    RecursiveMemoryEffects, NoTerminator]> {
+  let summary = "Warps split into consumers and a producer, each running its own region";
+  let description = [{
+    The program's `num_warps` warps (those its layouts place) run
+    `consumer`; `producerWarps` more warps, launched after them, run
+    `producer`, which may hold scalar code, mbarrier waits and TMA copies
+    only. Each side first sets its registers per thread with setmaxnreg
+    (`consumerRegs`, `producerRegs`): the producer needs few, the
+    consumers' tensor-core accumulators many. Barriers inside `consumer`
+    and after the op count the consumer warps only; the producer warps
+    end with their region. Both regions read values from above.
+
+    Example:
+    ```
+    tgpu.warp_specialize consumer {
+      scf.for ... { tgpu.mbarrier_wait ...; tile.dot ...; tgpu.mbarrier_arrive ... }
+    } producer {
+      scf.for ... { tgpu.mbarrier_wait ...; tgpu.tma_copy ... }
+    } {consumerRegs = 232, producerRegs = 40, producerWarps = 4}
+    ```
+  }];
+  let arguments = (ins I64Attr:$producerWarps, I64Attr:$consumerRegs, I64Attr:$producerRegs);
+  let regions = (region SizedRegion<1>:$consumer, SizedRegion<1>:$producer);
+  let assemblyFormat = "`consumer` $consumer `producer` $producer attr-dict";
+}
+
 #endif // TGPU_OPS

@@ -67,6 +67,10 @@ public:
     b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
                       {b.getInt32(0)});
   }
+  void barrier(llvm::IRBuilder<> &b, unsigned id, unsigned threads) override {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_cta_sync_aligned_count, {},
+                      {b.getInt32(id), b.getInt32(threads)});
+  }
   llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
                           unsigned mask) override {
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},

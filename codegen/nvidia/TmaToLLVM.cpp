@@ -26,6 +26,7 @@
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/InlineAsm.h"
 
 using namespace mlir;
@@ -88,10 +89,16 @@ LogicalResult tmaCopy(Lowering &L, Operation *o) {
   // barrier; consecutive copies share one). Until the buffers are live
   // the staging area overlapped them: its generic writes are ordered
   // before the async proxy's with a proxy fence.
+  // A warp-specialized producer waited for the slot's release instead.
+  bool producer = L.partition == Lowering::Partition::Producer;
   Operation *prev = o->getPrevNode();
   while (prev && isMemoryEffectFree(prev) && prev->getNumRegions() == 0)
     prev = prev->getPrevNode();
-  if (!L.buffersLive) {
+  if (producer) {
+    if (!L.buffersLive)
+      emitAsm(L, "fence.proxy.async.shared::cta;", "", {});
+    L.buffersLive = true;
+  } else if (!L.buffersLive) {
     emitAsm(L, "fence.proxy.async.shared::cta;", "", {});
     L.barrier();
     L.buffersLive = true;
@@ -104,7 +111,8 @@ LogicalResult tmaCopy(Lowering &L, Operation *o) {
   llvm::Value *row0 = L.scalar(op.getIndices()[0]);
   llvm::Value *col0 = L.scalar(op.getIndices()[1]);
   llvm::Value *tmap = it->second;
-  llvm::Value *issue = b.CreateAnd(b.CreateICmpEQ(L.threadId(), L.i32(0)), L.scalar(op.getPred()));
+  llvm::Value *first = L.i32(producer ? L.numWarps * L.target.warpSize() : 0);
+  llvm::Value *issue = b.CreateAnd(b.CreateICmpEQ(L.threadId(), first), L.scalar(op.getPred()));
   L.guarded(issue, [&] {
     emitAsm(L, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "l,r",
             {bar, L.i32(sl.bytes())});
@@ -198,7 +206,12 @@ LogicalResult tritium::codegen::emitTensorMap(Lowering &L, tile::MakeTensorDescO
   L.reserveShared(128);
   llvm::Value *stage = sharedAddr(L, L.i32(L.scratchStart()));
   L.barrier(); // the staging area is free
-  L.guarded(b.CreateICmpEQ(L.warpId(), L.i32(0)), [&] {
+  // Warp 0 (by thread index in a warp-specialized kernel, whose producer
+  // warps repeat the consumers' layout positions).
+  llvm::Value *warp0 = L.producerWarps
+                           ? b.CreateICmpULT(L.threadId(), L.i32(L.target.warpSize()))
+                           : b.CreateICmpEQ(L.warpId(), L.i32(0));
+  L.guarded(warp0, [&] {
     emitAsm(L, "st.shared.b32 [$0], 0;", "l",
             {b.CreateAdd(stage, b.CreateZExt(b.CreateMul(L.laneId(), L.i32(4)), b.getInt64Ty()))});
     emitAsm(L, "bar.warp.sync -1;", "", {});
@@ -250,7 +263,75 @@ LogicalResult tritium::codegen::emitTensorMap(Lowering &L, tile::MakeTensorDescO
   return success();
 }
 
+namespace {
+
+LogicalResult mbarrierArrive(Lowering &L, Operation *o) {
+  auto op = cast<tgpu::MbarrierArriveOp>(o);
+  llvm::Value *bar = mbarrierAddr(L, op.getBarrier(), L.scalar(op.getSlot()));
+  emitAsm(L, "bar.warp.sync -1;", "", {});
+  L.guarded(L.b.CreateICmpEQ(L.laneId(), L.i32(0)), [&] {
+    emitAsm(L, "mbarrier.arrive.shared::cta.b64 _, [$0];", "l", {bar});
+  }, "mbarrier.arrive");
+  return success();
+}
+
+/// tgpu.warp_specialize: threads past the consumers' take the producer's
+/// path. All four producer warps lower their registers (setmaxnreg acts
+/// per warpgroup), then the first runs the region and the others end.
+LogicalResult warpSpecialize(Lowering &L, Operation *o) {
+  auto op = cast<tgpu::WarpSpecializeOp>(o);
+  auto &b = L.b;
+  unsigned consumers = L.numWarps * L.target.warpSize();
+  auto *producerBB = llvm::BasicBlock::Create(L.ctx, "ws.producer", L.fn);
+  auto *runBB = llvm::BasicBlock::Create(L.ctx, "ws.producer.run", L.fn);
+  auto *endBB = llvm::BasicBlock::Create(L.ctx, "ws.producer.end", L.fn);
+  auto *consumerBB = llvm::BasicBlock::Create(L.ctx, "ws.consumer", L.fn);
+  b.CreateCondBr(b.CreateICmpUGE(L.threadId(), L.i32(consumers)), producerBB, consumerBB);
+
+  auto emitRegion = [&](Region &r) -> LogicalResult {
+    for (Operation &x : r.front())
+      if (failed(L.emitOp(&x)))
+        return failure();
+    return success();
+  };
+  Lowering::Partition saved = L.partition;
+  b.SetInsertPoint(producerBB);
+  emitAsm(L, "setmaxnreg.dec.sync.aligned.u32 " + std::to_string(op.getProducerRegs()) + ";",
+          "", {});
+  b.CreateCondBr(b.CreateICmpULT(L.threadId(), L.i32(consumers + L.target.warpSize())), runBB,
+                 endBB);
+  b.SetInsertPoint(endBB);
+  b.CreateRetVoid();
+  b.SetInsertPoint(runBB);
+  // The tensor maps were made (and released) before the split by other
+  // threads: acquired here for the tensor-map proxy of this one.
+  llvm::SetVector<llvm::Value *> maps;
+  op.getProducer().walk([&](tgpu::TmaCopyOp c) {
+    if (llvm::Value *m = L.tensorMaps.lookup(c.getDesc()))
+      maps.insert(m);
+  });
+  for (llvm::Value *m : maps)
+    emitAsm(L, "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l", {m});
+  L.partition = Lowering::Partition::Producer;
+  if (failed(emitRegion(op.getProducer())))
+    return failure();
+  b.CreateRetVoid();
+
+  b.SetInsertPoint(consumerBB);
+  emitAsm(L, "setmaxnreg.inc.sync.aligned.u32 " + std::to_string(op.getConsumerRegs()) + ";",
+          "", {});
+  L.partition = Lowering::Partition::Consumer;
+  if (failed(emitRegion(op.getConsumer())))
+    return failure();
+  L.partition = saved;
+  return success();
+}
+
+} // namespace
+
 void tritium::codegen::populateTmaHandlers(HandlerTable &t) {
+  t["tgpu.mbarrier_arrive"] = mbarrierArrive;
+  t["tgpu.warp_specialize"] = warpSpecialize;
   t["tgpu.tma_copy"] = tmaCopy;
   t["tgpu.mbarrier_init"] = mbarrierInit;
   t["tgpu.mbarrier_wait"] = mbarrierWait;

@@ -135,9 +135,24 @@ struct RemoveConversionsPass : public GpuPass<RemoveConversionsPass> {
   }
 };
 
+struct WarpSpecializePass : public GpuPass<WarpSpecializePass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WarpSpecializePass)
+  StringRef getArgument() const override { return "tgpu-warp-specialize"; }
+  StringRef getDescription() const override {
+    return "Split a warp_specialize loop fed by TMA copies into producer and consumer warps";
+  }
+  void runOnOperation() override {
+    forEachKernel([](func::FuncOp func, const LayoutOptions &opts) {
+      warpSpecializeLoops(func, opts);
+      return success();
+    });
+  }
+};
+
 } // namespace
 
 void tritium::codegen::registerGpuPasses() {
   PassRegistration<AssignLayoutsPass>();
   PassRegistration<RemoveConversionsPass>();
+  PassRegistration<WarpSpecializePass>();
 }

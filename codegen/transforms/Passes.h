@@ -66,6 +66,13 @@ mlir::LogicalResult assignLayouts(mlir::Operation *func, const LayoutOptions &op
 /// moves of loaded or computed data remain.
 void removeConversions(mlir::Operation *func, const LayoutOptions &options);
 
+/// Warp specialization (WarpSpecialize.cpp): the first loop marked
+/// `tile.warp_specialize` whose operands TMA copies (sm_90) is split into a
+/// tgpu.warp_specialize op: the program's warps consume, a producer
+/// warpgroup launched after them copies. Returns whether a loop was split
+/// (the kernel then runs 4 more warps than its layouts place).
+bool warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options);
+
 /// The encoding naming `layout` on a tensor of type `t` (without
 /// encoding): the first named form (#tgpu.blocked at the kernel's element
 /// width, then at 8 to 64 bits; #tgpu.mma; #tgpu.dot_op) whose map it is,
@@ -73,8 +80,8 @@ void removeConversions(mlir::Operation *func, const LayoutOptions &options);
 mlir::Attribute layoutEncoding(const LinearLayout &layout, mlir::RankedTensorType t,
                                const LayoutOptions &options);
 
-/// Registers `tgpu-assign-layouts` and `tgpu-remove-conversions` with the
-/// global pass registry.
+/// Registers `tgpu-assign-layouts`, `tgpu-remove-conversions` and
+/// `tgpu-warp-specialize` with the global pass registry.
 void registerGpuPasses();
 
 } // namespace tritium::codegen
