@@ -593,9 +593,9 @@ def precompile_all(ctx, rows):
 
 def distinct_variants(side, kern, data):
     """The row's variants, less those whose code is the same as an earlier
-    one's on this side (tritium keeps tl.range's warp_specialize as a hint
-    its GPU pipeline does not use, so there both attention variants are one
-    kernel: timing it twice would only give it a best-of-two)."""
+    one's on this side (where tritium does not split a loop, its
+    warp_specialize variants are the same kernel: timing it twice would
+    only give it a best-of-two)."""
     if side.label != "tritium" or len(data.variants) < 2:
         return data.variants
     try:
