@@ -211,15 +211,12 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   }
   // A warp-specialized tile loop over an inner k loop is flattened on
   // sm_90: its producer then copies across tile boundaries in one loop.
-  if (options.computeCapability >= 90)
-    module.walk([](mlir::scf::ForOp f) {
-      if (f->hasAttr("tile.warp_specialize"))
-        f->setAttr("tile.flatten", mlir::UnitAttr::get(f.getContext()));
-    });
   // Invariant code in a loop to flatten (an inner bound computed in the
   // tile loop's body) moves out first, so that the nest has the form
   // flattening takes.
-  module.walk([](mlir::scf::ForOp f) {
+  module.walk([&](mlir::scf::ForOp f) {
+    if (options.computeCapability >= 90 && f->hasAttr("tile.warp_specialize"))
+      f->setAttr("tile.flatten", mlir::UnitAttr::get(f.getContext()));
     if (!f->hasAttr("tile.flatten"))
       return;
     bool inside = false;
@@ -268,10 +265,8 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
       return false;
     }
     removeConversions(func, lo);
-    if (warpSpecializeLoops(func, lo)) {
-      lowering.producerWarps = 4;
-      out.numWarps = numWarps + lowering.producerWarps;
-    }
+    lowering.producerWarps = warpSpecializeLoops(func, lo);
+    out.numWarps = numWarps + lowering.producerWarps;
     // Analysed again: the values the passes made (conversions keep their
     // source's contiguity).
     axis = std::make_unique<mlir::tile::ModuleAxisInfo>(module);

@@ -69,9 +69,9 @@ void removeConversions(mlir::Operation *func, const LayoutOptions &options);
 /// Warp specialization (WarpSpecialize.cpp): the first loop marked
 /// `tile.warp_specialize` whose operands TMA copies (sm_90) is split into a
 /// tgpu.warp_specialize op: the program's warps consume, a producer
-/// warpgroup launched after them copies. Returns whether a loop was split
-/// (the kernel then runs 4 more warps than its layouts place).
-bool warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options);
+/// warpgroup launched after them copies. Returns the warps the split adds
+/// after those the layouts place (0: no loop was split).
+unsigned warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options);
 
 /// The encoding naming `layout` on a tensor of type `t` (without
 /// encoding): the first named form (#tgpu.blocked at the kernel's element

@@ -47,6 +47,11 @@ using namespace mlir;
 namespace tritium::codegen {
 namespace {
 
+/// The producer: one warpgroup (setmaxnreg acts per warpgroup) holding
+/// few registers.
+constexpr int64_t kProducerWarps = 4;
+constexpr int64_t kProducerRegs = 40;
+
 /// Pure scalar code, regions included: what the producer may recompute.
 bool isPureScalar(Operation *op) {
   bool ok = true;
@@ -160,13 +165,13 @@ void rewrite(Split &s, const LayoutOptions &options, int64_t emptyRing) {
   tgpu::MbarrierInitOp::create(b, loc, b.getI64IntegerAttr(emptyRing),
                                b.getI64IntegerAttr(slots),
                                b.getI64IntegerAttr(options.numWarps));
-  // Registers: a producer warpgroup of 40, the consumers what is left of
-  // the register file (at most 256, in steps of 8).
-  int64_t consumerRegs =
-      std::min<int64_t>(256, (65536 / 32 - 4 * 40) / options.numWarps / 8 * 8);
+  // Registers: the consumers take what the producer leaves of the
+  // register file (at most 256, in steps of 8).
+  int64_t consumerRegs = std::min<int64_t>(
+      256, (65536 / 32 - kProducerWarps * kProducerRegs) / options.numWarps / 8 * 8);
   auto ws = tgpu::WarpSpecializeOp::create(
-      b, loc, b.getI64IntegerAttr(4), b.getI64IntegerAttr(consumerRegs),
-      b.getI64IntegerAttr(40));
+      b, loc, b.getI64IntegerAttr(kProducerWarps), b.getI64IntegerAttr(consumerRegs),
+      b.getI64IntegerAttr(kProducerRegs));
   Block *consumer = new Block();
   ws.getConsumer().push_back(consumer);
   Block *producer = new Block();
@@ -241,9 +246,9 @@ void rewrite(Split &s, const LayoutOptions &options, int64_t emptyRing) {
 
 } // namespace
 
-bool warpSpecializeLoops(Operation *func, const LayoutOptions &options) {
+unsigned warpSpecializeLoops(Operation *func, const LayoutOptions &options) {
   if (options.computeCapability < 90 || options.numWarps < 4)
-    return false;
+    return 0;
   SmallVector<scf::ForOp> loops;
   func->walk([&](scf::ForOp loop) {
     if (loop->hasAttr("tile.warp_specialize"))
@@ -267,7 +272,7 @@ bool warpSpecializeLoops(Operation *func, const LayoutOptions &options) {
     rewrite(*s, options, ring++);
     any = true;
   }
-  return any;
+  return any ? kProducerWarps : 0;
 }
 
 } // namespace tritium::codegen
