@@ -6,9 +6,13 @@ bench/gpu_bench.py picks on an H100), in a fresh process each time:
            the whole process (start-up included), with its stages;
   Triton   ``triton.compile(ASTSource(...), target=GPUTarget("cuda", 90, 32))``
            with an empty cache, the call alone (imports excluded).
+  tritium in-process: the same ``triton.compile(...)`` call as Triton's,
+           through tritium's ``triton`` package (python/compat) with an
+           empty kernel cache, the call alone (imports and loading the
+           library excluded): what a Python program pays per new kernel.
 Both cross-compile: no GPU is needed. Prints the median of ``--repeat`` runs
-per kernel, tritium's stages, and tritium / Triton; without Triton
-installed, tritium's side alone.
+per kernel, tritium's stages, and tritium / Triton for both tritium
+figures; without Triton installed, tritium's side alone.
 
 Run: ``python3 bench/compile_time.py [--tritium build/bin/tritium]``.
 """
@@ -95,6 +99,9 @@ TRITON_CHILD = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import triton
+if sys.argv[3:] == ["tritium"]:
+    import tritium._capi
+    tritium._capi.compiler()  # the library loaded before timing
 from triton.backends.compiler import GPUTarget
 import bench_kernels as K
 spec = json.loads(sys.argv[2])
@@ -122,19 +129,27 @@ print(time.perf_counter() - t)
 """
 
 
-def run_triton(name, repeat):
+def run_triton(name, repeat, tritium_python=None):
+    """Triton's compile time, or with `tritium_python` (tritium's python/
+    directory) tritium's through the same call."""
     kernel, params, warps, stages = KERNELS[name]
     spec = json.dumps({"kernel": kernel, "params": params, "warps": warps,
                        "stages": stages})
     times = []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as cache:
-            env = dict(os.environ, TRITON_CACHE_DIR=cache)
-            p = subprocess.run([sys.executable, "-c", TRITON_CHILD, HERE, spec],
+            env = dict(os.environ, TRITON_CACHE_DIR=cache, TRITIUM_CACHE_DIR=cache)
+            if tritium_python:
+                env["PYTHONPATH"] = os.pathsep.join(
+                    [os.path.join(tritium_python, "compat"), tritium_python]
+                    + [p for p in [os.environ.get("PYTHONPATH")] if p])
+            p = subprocess.run([sys.executable, "-c", TRITON_CHILD, HERE, spec]
+                               + (["tritium"] if tritium_python else []),
                                capture_output=True, text=True, env=env)
         if p.returncode:
-            raise RuntimeError("triton.compile %s failed:\n%s"
-                               % (kernel, p.stderr[-2000:]))
+            raise RuntimeError("%s triton.compile %s failed:\n%s"
+                               % ("tritium's" if tritium_python else "Triton's",
+                                  kernel, p.stderr[-2000:]))
         times.append(float(p.stdout.split()[-1]))
     return statistics.median(times)
 
@@ -154,23 +169,27 @@ def main(argv=None):
         have_triton = False
         print("Triton is not installed: tritium's side only "
               "(pip install triton==3.6.0 for the comparison)")
+    python_dir = os.path.join(HERE, "..", "python")
     rows = []
     for name in KERNELS:
         if args.only and not any(s in name for s in args.only):
             continue
         wall, stages = run_tritium(args.tritium, name, args.repeat)
+        call = run_triton(name, args.repeat, tritium_python=python_dir)
         ref = run_triton(name, args.repeat) if have_triton else None
-        rows.append((name, wall, stages, ref))
-        print("%-24s tritium %.3f s  (%s)%s" % (
-            name, wall, ", ".join("%s %.3f" % kv for kv in stages.items()),
+        rows.append((name, wall, call, stages, ref))
+        print("%-24s tritium %.3f s  (%s), in-process %.3f s%s" % (
+            name, wall, ", ".join("%s %.3f" % kv for kv in stages.items()), call,
             "  Triton %.3f s" % ref if ref is not None else ""), flush=True)
     print()
-    print("| kernel | tritium s | Triton s | tritium / Triton |")
-    print("|---|---|---|---|")
-    for name, wall, _, ref in rows:
-        print("| %s | %.3f | %s | %s |" % (
-            name, wall, "%.3f" % ref if ref is not None else "-",
-            "%.2f" % (wall / ref) if ref else "-"))
+    print("| kernel | tritium compile s | tritium in-process s | Triton s "
+          "| compile / Triton | in-process / Triton |")
+    print("|---|---|---|---|---|---|")
+    for name, wall, call, _, ref in rows:
+        print("| %s | %.3f | %.3f | %s | %s | %s |" % (
+            name, wall, call, "%.3f" % ref if ref is not None else "-",
+            "%.2f" % (wall / ref) if ref else "-",
+            "%.2f" % (call / ref) if ref else "-"))
     return 0
 
 

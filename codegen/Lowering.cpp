@@ -191,12 +191,27 @@ llvm::Value *Lowering::threadId() { return tid_; }
 llvm::Value *Lowering::laneId() { return lane_; }
 llvm::Value *Lowering::warpId() { return warp_; }
 
-llvm::Value *Lowering::coord(const LinearLayout &l, unsigned reg,
-                             unsigned dim) {
-  int64_t constant = l.applyOne(LinearLayout::Reg, reg)[dim];
-  llvm::Value *acc = nullptr;
-  uint64_t usedBits = 0;
-  bool disjoint = true;
+Lowering::HwCoord Lowering::hwCoord(const LinearLayout &l, unsigned dim) {
+  std::vector<int64_t> key;
+  for (auto d : {LinearLayout::Lane, LinearLayout::Warp}) {
+    for (const auto &basis : l.bases(d))
+      key.push_back(basis[dim]);
+    key.push_back(-1);
+  }
+  // A value made earlier in the block being filled, before the insertion
+  // point, dominates it; anything else is made again (and replaces it).
+  auto it = hwCoords_.find(key);
+  if (it != hwCoords_.end() && it->second.value) {
+    HwCoord hw{it->second.value, it->second.usedBits, it->second.disjoint};
+    auto *inst = llvm::dyn_cast<llvm::Instruction>(hw.value);
+    if (!inst)
+      return hw;
+    llvm::BasicBlock *bb = b.GetInsertBlock();
+    if (inst->getParent() == bb &&
+        (b.GetInsertPoint() == bb->end() || inst->comesBefore(&*b.GetInsertPoint())))
+      return hw;
+  }
+  HwCoord hw{nullptr, 0, true};
   auto addBits = [&](llvm::Value *id, LinearLayout::InDim d) {
     const auto &bases = l.bases(d);
     for (unsigned bit = 0; bit < bases.size(); ++bit) {
@@ -207,21 +222,31 @@ llvm::Value *Lowering::coord(const LinearLayout &l, unsigned reg,
       llvm::Value *term = llvm::isPowerOf2_64(v)
                               ? b.CreateShl(set, llvm::Log2_64(v))
                               : b.CreateMul(set, i32(v));
-      if (usedBits & uint64_t(v))
-        disjoint = false;
-      usedBits |= uint64_t(v);
-      acc = !acc ? term : disjoint ? b.CreateOr(acc, term) : b.CreateXor(acc, term);
+      if (hw.usedBits & uint64_t(v))
+        hw.disjoint = false;
+      hw.usedBits |= uint64_t(v);
+      hw.value = !hw.value          ? term
+                 : hw.disjoint ? b.CreateOr(hw.value, term)
+                                    : b.CreateXor(hw.value, term);
     }
   };
   addBits(lane_, LinearLayout::Lane);
   addBits(warp_, LinearLayout::Warp);
-  if (!acc)
+  hwCoords_[key] = CachedHwCoord{hw.value, hw.usedBits, hw.disjoint};
+  return hw;
+}
+
+llvm::Value *Lowering::coord(const LinearLayout &l, unsigned reg,
+                             unsigned dim) {
+  int64_t constant = l.applyOne(LinearLayout::Reg, reg)[dim];
+  HwCoord hw = hwCoord(l, dim);
+  if (!hw.value)
     return i32(constant);
   if (!constant)
-    return acc;
-  if (!(usedBits & uint64_t(constant)) && disjoint)
-    return b.CreateOr(acc, i32(constant), "", /*IsDisjoint=*/true);
-  return b.CreateXor(acc, i32(constant));
+    return hw.value;
+  if (!(hw.usedBits & uint64_t(constant)) && hw.disjoint)
+    return b.CreateOr(hw.value, i32(constant), "", /*IsDisjoint=*/true);
+  return b.CreateXor(hw.value, i32(constant));
 }
 
 llvm::Value *Lowering::linearCoord(const LinearLayout &l, unsigned reg,

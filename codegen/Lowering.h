@@ -27,6 +27,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <functional>
 #include <map>
@@ -281,6 +282,20 @@ private:
   llvm::GlobalVariable *smem_ = nullptr;
   llvm::Function *barrierFn_ = nullptr; ///< what a barrier calls
   std::vector<llvm::Value *> scalarArgs_;
+  /// The lane and warp part of coord(), per set of lane/warp bases of one
+  /// dimension: reused while it dominates the insertion point.
+  struct HwCoord {
+    llvm::Value *value;
+    uint64_t usedBits;
+    bool disjoint;
+  };
+  struct CachedHwCoord {
+    llvm::WeakVH value; ///< null once erased
+    uint64_t usedBits;
+    bool disjoint;
+  };
+  std::map<std::vector<int64_t>, CachedHwCoord> hwCoords_;
+  HwCoord hwCoord(const LinearLayout &l, unsigned dim);
 
   /// Loop-carried values take the layouts of the loop's block arguments.
   mlir::LogicalResult emitFor(mlir::Operation *op);
