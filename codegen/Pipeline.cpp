@@ -117,17 +117,26 @@ namespace {
 /// One compile whose pipeliner keeps `holdBack` bytes of shared memory
 /// free. When `overshoot` is given and the lowered kernel needs more shared
 /// memory than the target has, stops there with the excess in it.
-bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
-                    const tritium::codegen::CudaCompileOptions &options,
-                    tritium::codegen::CudaKernelArtifacts &out, std::string &error,
-                    tritium::codegen::CudaStage last, int64_t holdBack, int64_t *overshoot);
+bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
+                  const tritium::codegen::CudaCompileOptions &options,
+                  tritium::codegen::CudaKernelArtifacts &out, std::string &error,
+                  int64_t holdBack, int64_t *overshoot,
+                  tritium::codegen::LoweredCudaPtr *lowered);
 } // namespace
 
-bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
-                                      const std::string &kernel,
-                                      const CudaCompileOptions &options,
-                                      CudaKernelArtifacts &out,
-                                      std::string &error, CudaStage last) {
+struct tritium::codegen::LoweredCuda {
+  std::unique_ptr<llvm::LLVMContext> ctx;
+  std::unique_ptr<llvm::Module> module;
+  std::string kernel;
+  CudaCompileOptions options;
+};
+
+void tritium::codegen::LoweredCudaDeleter::operator()(LoweredCuda *l) const { delete l; }
+
+tritium::codegen::LoweredCudaPtr
+tritium::codegen::lowerForCuda(mlir::ModuleOp module, const std::string &kernel,
+                               const CudaCompileOptions &options, CudaKernelArtifacts &out,
+                               std::string &error) {
   // The pipeliner sizes its shared-memory slots before the lowering knows
   // what the conversions and products stage; a kernel that ends up over
   // the target's shared memory is compiled again with the excess held back
@@ -135,12 +144,26 @@ bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
   int64_t holdBack = 0;
   for (int tries = 0;; ++tries) {
     int64_t overshoot = 0;
-    bool ok = compileAttempt(module, kernel, options, out, error, last, holdBack,
-                             tries < 4 ? &overshoot : nullptr);
-    if (ok || overshoot <= 0)
-      return ok;
+    LoweredCudaPtr lowered;
+    bool ok = lowerAttempt(module, kernel, options, out, error, holdBack,
+                           tries < 4 ? &overshoot : nullptr, &lowered);
+    if (ok)
+      return lowered;
+    if (overshoot <= 0)
+      return nullptr;
     holdBack += (overshoot + 4095) / 4096 * 4096;
   }
+}
+
+bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
+                                      const std::string &kernel,
+                                      const CudaCompileOptions &options,
+                                      CudaKernelArtifacts &out,
+                                      std::string &error, CudaStage last) {
+  LoweredCudaPtr lowered = lowerForCuda(module, kernel, options, out, error);
+  if (!lowered)
+    return false;
+  return last == CudaStage::TileGpu || finishForCuda(*lowered, out, error, last);
 }
 
 void tritium::codegen::CudaKernelArtifacts::addStage(const std::string &name,
@@ -162,10 +185,11 @@ double lap(std::chrono::steady_clock::time_point &start) {
   return s;
 }
 
-bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
-                    const tritium::codegen::CudaCompileOptions &options,
-                    tritium::codegen::CudaKernelArtifacts &out, std::string &error,
-                    tritium::codegen::CudaStage last, int64_t holdBack, int64_t *overshoot) {
+bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
+                  const tritium::codegen::CudaCompileOptions &options,
+                  tritium::codegen::CudaKernelArtifacts &out, std::string &error,
+                  int64_t holdBack, int64_t *overshoot,
+                  tritium::codegen::LoweredCudaPtr *lowered) {
   using namespace tritium::codegen;
   auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
   if (!func) {
@@ -237,9 +261,10 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   module.walk([](mlir::LoopLikeOpInterface loop) { mlir::moveLoopInvariantCode(loop); });
   pipelineLoads(module, options.numStages, options.computeCapability, numWarps, holdBack);
 
-  // 1. Layouts and lowering.
-  llvm::LLVMContext ctx;
-  llvm::Module llmod(kernel, ctx);
+  // 1. Layouts and lowering, into an LLVM context of this compile's own.
+  auto llctx = std::make_unique<llvm::LLVMContext>();
+  auto llmodOwned = std::make_unique<llvm::Module>(kernel, *llctx);
+  llvm::Module &llmod = *llmodOwned;
   auto target = createNvidiaTargetInfo(options.computeCapability);
   target->configureModule(llmod);
   Lowering lowering(llmod, *target, numWarps);
@@ -299,11 +324,24 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
   dump(kernel, "tile-gpu", out.tileGpu);
-  if (last == CudaStage::TileGpu)
-    return true;
   if (dumpWanted(kernel))
     dump(kernel, "llir (lowered)", print(llmod));
+  auto *l = new LoweredCuda;
+  l->ctx = std::move(llctx);
+  l->module = std::move(llmodOwned);
+  l->kernel = kernel;
+  l->options = options;
+  lowered->reset(l);
+  return true;
+}
+} // namespace
 
+bool tritium::codegen::finishForCuda(LoweredCuda &lowered, CudaKernelArtifacts &out,
+                                     std::string &error, CudaStage last) {
+  auto clock = std::chrono::steady_clock::now();
+  llvm::Module &llmod = *lowered.module;
+  const std::string &kernel = lowered.kernel;
+  const CudaCompileOptions &options = lowered.options;
   // 2. libdevice, 3. O3.
   if (!linkLibdevice(llmod, error) ||
       !optimizeModule(llmod, options.computeCapability, error, options.fpFusion))
@@ -321,4 +359,3 @@ bool compileAttempt(mlir::ModuleOp module, const std::string &kernel,
   dump(kernel, "ptx", out.ptx);
   return true;
 }
-} // namespace

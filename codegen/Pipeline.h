@@ -8,6 +8,7 @@
 #ifndef TRITIUM_CODEGEN_PIPELINE_H
 #define TRITIUM_CODEGEN_PIPELINE_H
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,26 @@ struct CudaKernelArtifacts {
 bool compileForCuda(mlir::ModuleOp module, const std::string &kernel,
                     const CudaCompileOptions &options, CudaKernelArtifacts &out,
                     std::string &error, CudaStage last = CudaStage::PTX);
+
+/// A kernel lowered to LLVM IR in an LLVM context of its own, between the
+/// two halves of compileForCuda.
+struct LoweredCuda;
+struct LoweredCudaDeleter {
+  void operator()(LoweredCuda *l) const;
+};
+using LoweredCudaPtr = std::unique_ptr<LoweredCuda, LoweredCudaDeleter>;
+
+/// The first half of compileForCuda: the GPU passes and the lowering to
+/// LLVM IR (out.tileGpu, the kernel's resources). It works in `module`'s
+/// MLIR context, so it runs while nothing else uses that context.
+LoweredCudaPtr lowerForCuda(mlir::ModuleOp module, const std::string &kernel,
+                            const CudaCompileOptions &options, CudaKernelArtifacts &out,
+                            std::string &error);
+/// The second half: libdevice, LLVM's optimizations and PTX (out.llir,
+/// out.ptx). It touches nothing but `lowered`, so several may run at once
+/// on different threads.
+bool finishForCuda(LoweredCuda &lowered, CudaKernelArtifacts &out, std::string &error,
+                   CudaStage last = CudaStage::PTX);
 
 /// Software pipelining of each loop's global loads (Pipeliner.cpp): loads
 /// feeding tensor cores are copied asynchronously into `stages` slots of

@@ -92,13 +92,27 @@ std::optional<int> tritium::rt::cudaDeviceAttribute(int attribute,
   return value;
 }
 
+namespace tritium::rt {
+struct CudaJob {
+  std::string kernel, arch, key;
+  cuda::CudaDevice *dev = nullptr; ///< where finishCuda loads it, if anywhere
+  std::shared_ptr<CudaCompiled> out;
+  std::string image; ///< cubin (or PTX when isPtx): from the cache or runCuda
+  bool isPtx = false;
+  codegen::LoweredCudaPtr lowered; ///< what runCuda still has to do, if anything
+  codegen::CudaKernelArtifacts art;
+};
+} // namespace tritium::rt
+
+void tritium::rt::CudaJobDeleter::operator()(CudaJob *j) const { delete j; }
+
 namespace {
-/// Compiles (or takes from the cache) for `cc`/`arch`; loads the module on
-/// `dev` when one is given.
-Expected<std::shared_ptr<tritium::rt::CudaCompiled>>
-compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
-            const std::string &arch, tritium::cuda::CudaDevice *dev, unsigned numWarps,
-            unsigned numStages, unsigned maxRegisters, bool fpFusion) {
+/// The first step of a compile for `cc`/`arch`: the cache lookup, or the
+/// lowering to LLVM IR; the module is loaded on `dev` (if given) at the end.
+Expected<CudaJobPtr> prepareCuda(mlir::ModuleOp module, const std::string &kernel,
+                                 unsigned cc, const std::string &arch,
+                                 tritium::cuda::CudaDevice *dev, unsigned numWarps,
+                                 unsigned numStages, unsigned maxRegisters, bool fpFusion) {
   using namespace tritium;
   using namespace tritium::rt;
   auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
@@ -116,74 +130,127 @@ compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
                         ";num_stages=" + std::to_string(numStages) +
                         ";maxnreg=" + std::to_string(maxRegisters) +
                         ";fp_fusion=" + (fpFusion ? "1" : "0");
-  std::string key = KernelCache::makeKey(ir, kernel, options, arch, compilerFingerprint());
+  CudaJobPtr job(new CudaJob);
+  job->kernel = kernel;
+  job->arch = arch;
+  job->dev = dev;
+  job->key = KernelCache::makeKey(ir, kernel, options, arch, compilerFingerprint());
+  job->out = std::make_shared<CudaCompiled>();
+  CudaCompiled &out = *job->out;
+  out.name = kernel;
+  out.paramKinds = codegen::paramKinds(func);
   KernelCache cache;
-  auto out = std::make_shared<CudaCompiled>();
-  out->name = kernel;
-  out->paramKinds = codegen::paramKinds(func);
-  std::string image;
-  bool isPtx = false;
-  if (auto entry = cache.lookup(key)) {
+  if (auto entry = cache.lookup(job->key)) {
     auto &a = entry->artifacts;
     if (a.count("kernel.cubin")) {
-      image = a["kernel.cubin"];
+      job->image = a["kernel.cubin"];
     } else if (a.count("kernel.ptx")) {
-      image = a["kernel.ptx"];
-      isPtx = true;
+      job->image = a["kernel.ptx"];
+      job->isPtx = true;
     }
-    out->artifacts = a;
-    out->numWarps = std::stoul(entry->metadata["num_warps"]);
-    out->sharedBytes = std::stoul(entry->metadata["shared"]);
+    out.artifacts = a;
+    out.numWarps = std::stoul(entry->metadata["num_warps"]);
+    out.sharedBytes = std::stoul(entry->metadata["shared"]);
     if (entry->metadata.count("global_scratch"))
-      out->globalScratchBytes = std::stoul(entry->metadata["global_scratch"]);
-    out->fromCache = !image.empty();
+      out.globalScratchBytes = std::stoul(entry->metadata["global_scratch"]);
+    out.fromCache = !job->image.empty();
   }
-  if (image.empty()) {
+  if (job->image.empty()) {
     codegen::CudaCompileOptions copts;
     copts.computeCapability = cc;
     copts.numWarps = numWarps;
     copts.numStages = numStages;
     copts.maxRegisters = maxRegisters;
     copts.fpFusion = fpFusion;
-    codegen::CudaKernelArtifacts art;
     std::string error;
-    if (!codegen::compileForCuda(module, kernel, copts, art, error))
+    job->lowered = codegen::lowerForCuda(module, kernel, copts, job->art, error);
+    if (!job->lowered)
       return Error{error, Error::Compile};
-    out->numWarps = art.numWarps;
-    out->sharedBytes = art.sharedBytes;
-    out->globalScratchBytes = art.globalScratchBytes;
-    CacheEntry e;
-    e.artifacts["tile-gpu.mlir"] = art.tileGpu;
-    e.artifacts["kernel.ll"] = art.llir;
-    e.artifacts["kernel.ptx"] = art.ptx;
-    if (cuda::ptxasAvailable()) {
-      auto cubin = cuda::assemble(art.ptx, arch, &out->ptxas);
-      if (!cubin)
-        return Error{"ptxas failed on '" + kernel + "': " + cubin.error().message,
-                     Error::Compile};
-      image = *cubin;
-      e.artifacts["kernel.cubin"] = image;
-    } else {
-      image = art.ptx;
-      isPtx = true;
-    }
-    e.metadata["name"] = kernel;
-    e.metadata["num_warps"] = std::to_string(art.numWarps);
-    e.metadata["shared"] = std::to_string(art.sharedBytes);
-    e.metadata["global_scratch"] = std::to_string(art.globalScratchBytes);
-    e.metadata["arch"] = arch;
-    (void)cache.store(key, e); // a cache that cannot be written is no error
-    out->artifacts = std::move(e.artifacts);
+    out.numWarps = job->art.numWarps;
+    out.sharedBytes = job->art.sharedBytes;
+    out.globalScratchBytes = job->art.globalScratchBytes;
   }
-  if (!dev)
-    return out;
-  auto loaded = dev->loadModule(image, isPtx, kernel);
-  if (!loaded)
-    return loaded.error();
-  out->kernel = std::move(*loaded);
-  return out;
+  return job;
+}
+
+/// The ptxas architecture of compute capability `cc`: Hopper's wgmma and
+/// setmaxnreg need the architecture-specific target.
+std::string targetArch(unsigned cc) {
+  return "sm_" + std::to_string(cc) + (cc >= 90 ? "a" : "");
+}
+
+/// prepareCuda, runCuda and finishCuda in a row.
+Expected<std::shared_ptr<tritium::rt::CudaCompiled>>
+compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
+            const std::string &arch, tritium::cuda::CudaDevice *dev, unsigned numWarps,
+            unsigned numStages, unsigned maxRegisters, bool fpFusion) {
+  auto job = prepareCuda(module, kernel, cc, arch, dev, numWarps, numStages, maxRegisters,
+                         fpFusion);
+  if (!job)
+    return job.error();
+  if (auto err = tritium::rt::runCuda(**job))
+    return *err;
+  return tritium::rt::finishCuda(**job);
 }
 } // namespace
+
+std::optional<Error> tritium::rt::runCuda(CudaJob &job) {
+  if (!job.lowered)
+    return std::nullopt;
+  codegen::LoweredCudaPtr lowered = std::move(job.lowered);
+  codegen::CudaKernelArtifacts &art = job.art;
+  std::string error;
+  if (!codegen::finishForCuda(*lowered, art, error))
+    return Error{error, Error::Compile};
+  lowered.reset();
+  CudaCompiled &out = *job.out;
+  CacheEntry e;
+  e.artifacts["tile-gpu.mlir"] = art.tileGpu;
+  e.artifacts["kernel.ll"] = art.llir;
+  e.artifacts["kernel.ptx"] = art.ptx;
+  if (cuda::ptxasAvailable()) {
+    auto cubin = cuda::assemble(art.ptx, job.arch, &out.ptxas);
+    if (!cubin)
+      return Error{"ptxas failed on '" + job.kernel + "': " + cubin.error().message,
+                   Error::Compile};
+    job.image = *cubin;
+    e.artifacts["kernel.cubin"] = job.image;
+  } else {
+    job.image = art.ptx;
+    job.isPtx = true;
+  }
+  e.metadata["name"] = job.kernel;
+  e.metadata["num_warps"] = std::to_string(art.numWarps);
+  e.metadata["shared"] = std::to_string(art.sharedBytes);
+  e.metadata["global_scratch"] = std::to_string(art.globalScratchBytes);
+  e.metadata["arch"] = job.arch;
+  KernelCache cache;
+  (void)cache.store(job.key, e); // a cache that cannot be written is no error
+  out.artifacts = std::move(e.artifacts);
+  return std::nullopt;
+}
+
+Expected<std::shared_ptr<CudaCompiled>> tritium::rt::finishCuda(CudaJob &job) {
+  if (!job.dev)
+    return job.out;
+  auto loaded = job.dev->loadModule(job.image, job.isPtx, job.kernel);
+  if (!loaded)
+    return loaded.error();
+  job.out->kernel = std::move(*loaded);
+  return job.out;
+}
+
+Expected<CudaJobPtr>
+tritium::rt::prepareCudaDevice(mlir::ModuleOp module, const std::string &kernel,
+                               unsigned numWarps, unsigned numStages,
+                               unsigned maxRegisters, bool fpFusion) {
+  std::string why;
+  cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
+  if (!dev)
+    return Error{"no CUDA device: " + why, Error::Runtime};
+  return prepareCuda(module, kernel, dev->computeCapability(), dev->arch(), dev, numWarps,
+                     numStages, maxRegisters, fpFusion);
+}
 
 Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
@@ -201,10 +268,16 @@ Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel,
                                   unsigned cc, unsigned numWarps, unsigned numStages,
                                   unsigned maxRegisters, bool fpFusion) {
-  // Hopper's wgmma and setmaxnreg need the architecture-specific target.
-  std::string arch = "sm_" + std::to_string(cc) + (cc >= 90 ? "a" : "");
-  return compileCuda(module, kernel, cc, arch, nullptr, numWarps, numStages, maxRegisters,
-                     fpFusion);
+  return compileCuda(module, kernel, cc, targetArch(cc), nullptr, numWarps, numStages,
+                     maxRegisters, fpFusion);
+}
+
+Expected<CudaJobPtr>
+tritium::rt::prepareCudaTarget(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
+                               unsigned numWarps, unsigned numStages, unsigned maxRegisters,
+                               bool fpFusion) {
+  return prepareCuda(module, kernel, cc, targetArch(cc), nullptr, numWarps, numStages,
+                     maxRegisters, fpFusion);
 }
 
 bool tritium::rt::cudaLoaded(const CudaCompiled &k) { return bool(k.kernel); }

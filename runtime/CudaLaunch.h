@@ -42,6 +42,27 @@ compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel, unsigned 
                      unsigned numWarps, unsigned numStages, unsigned maxRegisters = 0,
                      bool fpFusion = true);
 
+/// A compile for the CUDA device in three steps, so that the middle ones
+/// of several may run at once (warmupAll): prepareCudaDevice looks in the
+/// kernel cache or lowers the module to LLVM IR (it uses the module's MLIR
+/// context); runCuda optimizes, emits PTX, runs ptxas and stores the cache
+/// entry (it touches nothing shared: safe on any thread); finishCuda loads
+/// the module on the device.
+struct CudaJob;
+struct CudaJobDeleter {
+  void operator()(CudaJob *j) const;
+};
+using CudaJobPtr = std::unique_ptr<CudaJob, CudaJobDeleter>;
+Expected<CudaJobPtr> prepareCudaDevice(mlir::ModuleOp module, const std::string &kernel,
+                                       unsigned numWarps, unsigned numStages,
+                                       unsigned maxRegisters = 0, bool fpFusion = true);
+/// The same first step for compute capability `cc` without a device.
+Expected<CudaJobPtr> prepareCudaTarget(mlir::ModuleOp module, const std::string &kernel,
+                                       unsigned cc, unsigned numWarps, unsigned numStages,
+                                       unsigned maxRegisters = 0, bool fpFusion = true);
+std::optional<Error> runCuda(CudaJob &job);
+Expected<std::shared_ptr<CudaCompiled>> finishCuda(CudaJob &job);
+
 /// Launches with the runtime arguments the kernel's LLVM signature takes
 /// (constexprs and ints folded as 1 already dropped): buffers carry device
 /// pointers in `data`. `argName(i)` names argument i in errors (called

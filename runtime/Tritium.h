@@ -302,6 +302,7 @@ struct CompileOptions {
 };
 
 class KernelState;
+struct WarmupJob;
 
 /// One compiled specialization, as a launch or warmup left it: its stages
 /// as text ("ttir": the tile IR after the tile passes; on the GPU also
@@ -369,9 +370,32 @@ public:
 
 private:
   friend class Compiler;
+  friend std::vector<Expected<std::string>> warmupAll(const std::vector<WarmupJob> &,
+                                                      unsigned);
   explicit Kernel(std::unique_ptr<KernelState> state);
   std::unique_ptr<KernelState> state_;
 };
+
+/// One specialization for warmupAll: a kernel, the arguments it would be
+/// launched with, and the launch options.
+struct WarmupJob {
+  Kernel *kernel = nullptr;
+  std::vector<Arg> args;
+  LaunchOptions options;
+  /// When set (80, 90): the GPU code for that target, cross-compiled with
+  /// no GPU needed, as compileSignature does (`options.device` aside).
+  unsigned cudaComputeCapability = 0;
+};
+
+/// Kernel::warmup for every job, with the GPU compiles of those not yet
+/// compiled (LLVM's optimizations, PTX, ptxas) `threads` at a time (0: one
+/// per core); the tile IR of each is made one at a time first, and the
+/// modules are loaded on the device one at a time last. Jobs may share a
+/// kernel or a specialization. One result per job, in order: its signature
+/// or its error. Afterwards each kernel's lastCompiled() is that of its
+/// last job.
+std::vector<Expected<std::string>> warmupAll(const std::vector<WarmupJob> &jobs,
+                                             unsigned threads = 0);
 
 /// Parses kernel sources and hands out Kernels; owns the MLIR context the
 /// kernels compile in (shared with them).

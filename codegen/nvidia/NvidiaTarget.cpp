@@ -176,9 +176,11 @@ llvm::TargetMachine *tritium::codegen::targetMachine(unsigned cc, bool fpFusion)
         it->second->addOccurrence(0, name, "true");
     }
   });
-  static std::mutex mu;
-  static std::map<std::pair<unsigned, bool>, std::unique_ptr<llvm::TargetMachine>> cache;
-  std::lock_guard<std::mutex> lock(mu);
+  // One per thread: compiles on several threads at once (warmupAll) each
+  // use their own, as a target machine is not made for concurrent code
+  // generation.
+  static thread_local std::map<std::pair<unsigned, bool>,
+                               std::unique_ptr<llvm::TargetMachine>> cache;
   auto &tm = cache[{cc, fpFusion}];
   if (!tm) {
     std::string err;

@@ -63,6 +63,14 @@ class Arg(ctypes.Structure):
                 ("value", _Value)]
 
 
+class WarmupJob(ctypes.Structure):
+    """tritium_warmup_job: one specialization for tritium_kernels_warmup."""
+    _fields_ = [("kernel", ctypes.c_void_p), ("args", ctypes.POINTER(Arg)),
+                ("nargs", ctypes.c_size_t),
+                ("options", ctypes.c_void_p),  # tritium_launch_options *
+                ("status", ctypes.c_int)]
+
+
 class CompiledInfo(ctypes.Structure):
     _fields_ = [("on_gpu", ctypes.c_int), ("num_warps", ctypes.c_int),
                 ("num_stages", ctypes.c_int), ("shared", ctypes.c_int),
@@ -146,6 +154,8 @@ def _declare(lib):
         "tritium_kernel_warmup": (
             c.c_int, [c.c_void_p, c.POINTER(Arg), c.c_size_t,
                       c.POINTER(LaunchOptions), c.POINTER(c.c_char_p)]),
+        "tritium_kernels_warmup": (
+            c.c_int, [c.POINTER(WarmupJob), c.c_size_t, c.c_int]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)

@@ -4,7 +4,8 @@ As Triton's ``runtime/autotuner.py``: the tuning key is the values of the
 ``key`` arguments plus the dtypes of the tensor arguments; on a new key each
 (pruned) config is benchmarked with ``do_bench`` (wall clock on the
 interpreter) and the fastest is cached. Configs that fail to compile count as
-infinitely slow.
+infinitely slow. Before the benchmarks, the configs are compiled together,
+their GPU code generation on one thread per core (``_precompile``).
 """
 
 import builtins
@@ -13,6 +14,7 @@ import json
 import os
 import time
 
+from . import _precompile
 from .errors import AutotunerError, CompilationError, OutOfResources
 from .jit import KernelInterface
 
@@ -106,6 +108,7 @@ class Autotuner(KernelInterface):
         self.configs_timings = None
         self.bench_time = None
         self.best_config = None
+        self.precompiled = 0  # configs compiled together before the last tuning
         self.nargs = None
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
@@ -295,6 +298,9 @@ class Autotuner(KernelInterface):
                     used_cached = False
                     pruned = self.prune_configs(kwargs)
                     start = time.time()
+                    self.precompiled = _precompile.compile_all(
+                        self.fn, [(args, dict(kwargs, **config.all_kwargs()))
+                                  for config in pruned]) if len(pruned) > 1 else 0
                     timings = {config: self._bench(*args, config=config,
                                                    **kwargs)
                                for config in pruned}

@@ -524,4 +524,54 @@ tritium_status tritium_kernel_warmup(tritium_kernel *kernel,
   });
 }
 
+tritium_status tritium_kernels_warmup(tritium_warmup_job *jobs, size_t n, int threads) {
+  return guarded([&] {
+    if (!jobs && n)
+      return fail(TRITIUM_ERROR_ARGUMENT, "jobs is null");
+    if (threads < 0)
+      return fail(TRITIUM_ERROR_ARGUMENT,
+                  "threads must be 0 (one per core) or more, got " + std::to_string(threads));
+    std::vector<tritium::WarmupJob> work;
+    std::vector<size_t> index; // job of each entry of `work`
+    std::vector<std::string> messages(n);
+    auto failed = [&](size_t i, tritium_status st) {
+      jobs[i].status = st;
+      messages[i] = lastError;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      tritium_warmup_job &j = jobs[i];
+      j.status = TRITIUM_OK;
+      if (!j.kernel) {
+        failed(i, fail(TRITIUM_ERROR_ARGUMENT, "kernel is null"));
+        continue;
+      }
+      if (tritium_status st = checkOptions(j.options)) {
+        failed(i, st);
+        continue;
+      }
+      tritium::WarmupJob w;
+      w.kernel = &j.kernel->kernel;
+      w.options = toOptions(j.options);
+      if (tritium_status st = convertArgs(j.kernel, j.args, j.nargs, w.args)) {
+        failed(i, st);
+        continue;
+      }
+      work.push_back(std::move(w));
+      index.push_back(i);
+    }
+    auto results = tritium::warmupAll(work, unsigned(threads));
+    for (size_t k = 0; k < results.size(); ++k) {
+      size_t i = index[k];
+      if (results[k])
+        jobs[i].kernel->signature = *results[k];
+      else
+        failed(i, fail(results[k].error()));
+    }
+    for (size_t i = 0; i < n; ++i)
+      if (jobs[i].status != TRITIUM_OK)
+        return fail(jobs[i].status, "warmup job " + std::to_string(i) + ": " + messages[i]);
+    return TRITIUM_OK;
+  });
+}
+
 } // extern "C"

@@ -285,6 +285,25 @@ TRITIUM_API tritium_status tritium_kernel_warmup(
     tritium_kernel *kernel, const tritium_arg *args, size_t nargs,
     const tritium_launch_options *options, const char **signature);
 
+/* One specialization for tritium_kernels_warmup: what tritium_kernel_warmup
+   takes, and its outcome. */
+typedef struct tritium_warmup_job {
+  tritium_kernel *kernel;
+  const tritium_arg *args;
+  size_t nargs;
+  const tritium_launch_options *options; /* may be NULL */
+  tritium_status status;                 /* set by the call */
+} tritium_warmup_job;
+
+/* tritium_kernel_warmup for each of `n` jobs, with the GPU compiles of
+   those not compiled yet (LLVM, PTX, ptxas) running `threads` at a time (0:
+   one per core): autotuning's configs compiled in parallel. Jobs may share
+   a kernel. Each job's status is set; the call returns TRITIUM_OK when all
+   succeeded, otherwise the first failure's status, whose message is
+   tritium_last_error(). */
+TRITIUM_API tritium_status tritium_kernels_warmup(tritium_warmup_job *jobs, size_t n,
+                                                  int threads);
+
 /* Compiles the specialization `signature` names, one entry per parameter as
    warmup returns it ("*fp32:16,i32,1024"; the constexprs' entries the values
    the kernel was compiled with), with no arguments and no launch; with

@@ -371,3 +371,63 @@ def test_interpret_variables_change_nothing(var, tmp_path):
                             check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def _compiles(kernel_fn):
+    """Specializations compiled so far by a @jit kernel, over its constexpr
+    sets."""
+    return sum(k.num_compiles for k in kernel_fn._kernels.values())
+
+
+def test_configs_are_compiled_together_before_the_benchmarks():
+    compiled_before_bench = []
+
+    def bench(kernel_call, quantiles):
+        compiled_before_bench.append(_compiles(add_kernel))
+        kernel_call()
+        return [1.0] * len(quantiles)
+
+    add_kernel._kernels.clear()
+    configs = [triton.Config({"BLOCK": b}, num_warps=w)
+               for b, w in ((128, 4), (256, 4), (256, 8))]
+    kernel = triton.autotune(configs, key=["n"], do_bench=bench)(add_kernel)
+    x, y, out = data(3000)
+    kernel[grid](x, y, out, 3000)
+    np.testing.assert_allclose(out, x + y, rtol=1e-6)
+    assert kernel.precompiled == 3
+    # Every config was compiled before the first benchmark ran, and the
+    # benchmarks' launches compiled nothing more.
+    assert compiled_before_bench == [3, 3, 3]
+    assert _compiles(add_kernel) == 3
+
+
+def test_configs_compiled_together_through_heuristics():
+    configs = [triton.Config({"BLOCK": 1}), triton.Config({"BLOCK": 1024})]
+    kernel = triton.autotune(configs, key=["n"], **FAST)(
+        triton.heuristics({"EVEN": lambda a: a["n"] % a["BLOCK"] == 0})(
+            even_add_kernel))
+    x, y, out = data(4096)
+    kernel[grid](x, y, out, 4096)
+    np.testing.assert_allclose(out, x + y, rtol=1e-6)
+    assert kernel.precompiled == 2
+
+
+def test_a_config_failing_when_compiled_together_fails_in_its_benchmark():
+    bad = triton.Config({"BLOCK": 8192})  # violates static_assert
+    configs = [triton.Config({"BLOCK": 128}), bad, triton.Config({"BLOCK": 256})]
+    kernel = triton.autotune(configs, key=["n"], **FAST)(add_kernel)
+    x, y, out = data(1000)
+    kernel[grid](x, y, out, 1000)
+    np.testing.assert_allclose(out, x + y, rtol=1e-6)
+    assert kernel.precompiled == 2
+    assert kernel.configs_timings[bad] == [float("inf")] * 3
+
+
+@pytest.mark.parametrize("value", ["x", "-1"])
+def test_compile_threads_variable_is_checked(monkeypatch, value):
+    monkeypatch.setenv("TRITIUM_COMPILE_THREADS", value)
+    configs = [triton.Config({"BLOCK": 128}), triton.Config({"BLOCK": 256})]
+    kernel = triton.autotune(configs, key=["n"], **FAST)(add_kernel)
+    x, y, out = data(1000)
+    with pytest.raises(ValueError, match="TRITIUM_COMPILE_THREADS"):
+        kernel[grid](x, y, out, 1000)

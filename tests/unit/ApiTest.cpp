@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 using namespace tritium;
@@ -259,4 +260,134 @@ TEST_CASE("api: an out-of-bounds access is returned as a value", "[api]") {
   opts.threads = 1;
   REQUIRE(!kernel->launch(Grid{1}, {buffer(big), scalar(2)}, opts));
   CHECK(big[63] == 3.0f);
+}
+
+namespace {
+/// A fresh directory for the kernel cache, set as TRITIUM_CACHE_DIR while
+/// it lives (the previous value restored after).
+struct ScratchCache {
+  std::string dir, saved;
+  bool had = false;
+  ScratchCache() {
+    std::string tmpl = "/tmp/tritium-api-cache-XXXXXX";
+    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    dir = tmpl;
+    if (const char *v = std::getenv("TRITIUM_CACHE_DIR")) {
+      had = true;
+      saved = v;
+    }
+    ::setenv("TRITIUM_CACHE_DIR", dir.c_str(), 1);
+  }
+  ~ScratchCache() {
+    if (had)
+      ::setenv("TRITIUM_CACHE_DIR", saved.c_str(), 1);
+    else
+      ::unsetenv("TRITIUM_CACHE_DIR");
+    std::string cmd = "rm -rf '" + dir + "'";
+    (void)std::system(cmd.c_str());
+  }
+};
+
+struct MatmulConfig {
+  int64_t bm, bn, bk;
+  int warps, stages;
+};
+} // namespace
+
+TEST_CASE("api: warmupAll compiles configs on several threads as one thread does",
+          "[api]") {
+  // Autotuning's case: one kernel, configs differing in constexprs and in
+  // launch options, cross-compiled for sm_90 (no GPU needed); two configs
+  // share a kernel, one job repeats another, one has a wrong argument.
+  const std::vector<MatmulConfig> configs = {
+      {128, 128, 64, 8, 3}, {64, 128, 32, 4, 4}, {128, 64, 32, 4, 3}, {64, 64, 64, 4, 2},
+      {128, 128, 64, 4, 4}};
+  const int64_t M = 512, N = 512, K = 512;
+  std::vector<uint16_t> a(M * K), b(K * N), c(M * N);
+  auto args = [&] {
+    return std::vector<Arg>{buffer(a, DType::F16), buffer(b, DType::F16), buffer(c, DType::F16),
+                            scalar(int32_t(M)),    scalar(int32_t(N)),    scalar(int32_t(K)),
+                            scalar(int32_t(K)),    scalar(int32_t(1)),    scalar(int32_t(N)),
+                            scalar(int32_t(1)),    scalar(int32_t(N)),    scalar(int32_t(1))};
+  };
+  auto compileAll = [&](Compiler &compiler, std::vector<Kernel> &kernels) {
+    for (const MatmulConfig &cfg : configs) {
+      auto k = compiler.compileFile(example("matmul.py"), "matmul_kernel",
+                                    {{"BLOCK_SIZE_M", cfg.bm},
+                                     {"BLOCK_SIZE_N", cfg.bn},
+                                     {"BLOCK_SIZE_K", cfg.bk},
+                                     {"GROUP_SIZE_M", 8},
+                                     {"ACTIVATION", std::string("")}});
+      INFO((k ? "" : k.error().message));
+      REQUIRE(k);
+      kernels.push_back(std::move(*k));
+    }
+  };
+  auto optionsOf = [](const MatmulConfig &cfg) {
+    LaunchOptions o;
+    o.numWarps = cfg.warps;
+    o.numStages = cfg.stages;
+    return o;
+  };
+
+  // One at a time.
+  std::vector<std::string> serial;
+  {
+    ScratchCache cache;
+    Compiler compiler;
+    std::vector<Kernel> kernels;
+    compileAll(compiler, kernels);
+    for (size_t i = 0; i < configs.size(); ++i) {
+      auto sig = kernels[i].signature(args());
+      REQUIRE(sig);
+      auto err = kernels[i].compileSignature(*sig, optionsOf(configs[i]), 90);
+      INFO((err ? err->message : ""));
+      REQUIRE(!err);
+      serial.push_back(kernels[i].lastCompiled()->stages.at("ptx"));
+    }
+  }
+
+  // All at once, on three threads.
+  ScratchCache cache;
+  Compiler compiler;
+  std::vector<Kernel> kernels;
+  compileAll(compiler, kernels);
+  std::vector<WarmupJob> jobs;
+  for (size_t i = 0; i < configs.size(); ++i)
+    jobs.push_back({&kernels[i], args(), optionsOf(configs[i]), 90});
+  // Config 0's kernel with config 4's options: a second specialization of
+  // one kernel; and config 1 again.
+  jobs.push_back({&kernels[0], args(), optionsOf(configs[4]), 90});
+  jobs.push_back({&kernels[1], args(), optionsOf(configs[1]), 90});
+  std::vector<Arg> tooFew = args();
+  tooFew.pop_back();
+  jobs.push_back({&kernels[2], tooFew, optionsOf(configs[2]), 90});
+
+  auto results = warmupAll(jobs, 3);
+  REQUIRE(results.size() == jobs.size());
+  for (size_t i = 0; i + 1 < jobs.size(); ++i) {
+    INFO("job " << i << ": " << (results[i] ? "" : results[i].error().message));
+    REQUIRE(results[i]);
+    CHECK(*results[i] == *jobs[i].kernel->signature(args()));
+  }
+  CHECK(*results[0] == "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,"
+                       "i32:16,i32:1,i32:16,i32:1,128,128,64,8,''");
+  REQUIRE(!results.back());
+  CHECK(results.back().error().kind == Error::Argument);
+  CHECK(results.back().error().message.find("takes 12 arguments") != std::string::npos);
+
+  // Each kernel's latest specialization is its last job's, with the PTX the
+  // one-thread compile made.
+  CHECK(kernels[0].lastCompiled()->numWarps == configs[4].warps);
+  CHECK(kernels[0].lastCompiled()->stages.at("ptx") == serial[4]);
+  for (size_t i = 1; i < configs.size(); ++i) {
+    INFO("config " << i);
+    const CompiledInfo *info = kernels[i].lastCompiled();
+    REQUIRE(info);
+    CHECK(info->gpu);
+    CHECK(info->stages.at("ptx") == serial[i]);
+  }
+  // Each specialization was compiled once; config 0's kernel has two.
+  CHECK(kernels[0].numCompiles() == 2);
+  CHECK(kernels[1].numCompiles() == 1);
 }

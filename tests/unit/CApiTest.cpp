@@ -224,3 +224,46 @@ TEST_CASE("capi: a host tensor descriptor is its block shape, then its base, "
   tritium_kernel_destroy(k);
   tritium_compiler_destroy(c);
 }
+
+TEST_CASE("capi: tritium_kernels_warmup sets each job's status and names the first failure",
+          "[capi]") {
+  tritium_compiler *c = tritium_compiler_create();
+  REQUIRE(tritium_compiler_add_module(c, "helpers", kHelpers, "helpers.py") == TRITIUM_OK);
+  tritium_kernel *good = nullptr, *bad = nullptr;
+  REQUIRE(tritium_kernel_compile(c, kKernel, "kernel.py", "k", nullptr, 0, nullptr, &good) ==
+          TRITIUM_OK);
+  REQUIRE(tritium_kernel_compile(c, kKernel, "kernel.py", "bad", nullptr, 0, nullptr, &bad) ==
+          TRITIUM_OK);
+  std::vector<float> x(20);
+  tritium_arg args[2] = {};
+  setBuffer(args[0], x.data(), x.size() * sizeof(float), TRITIUM_F32);
+  setInt(args[1], int64_t(x.size()));
+  tritium_launch_options eight = tritium_launch_options_default();
+  eight.num_warps = 8;
+  tritium_warmup_job jobs[4] = {{good, args, 2, nullptr, TRITIUM_OK},
+                                {good, args, 2, &eight, TRITIUM_OK},
+                                {bad, args, 2, nullptr, TRITIUM_OK},
+                                {nullptr, args, 2, nullptr, TRITIUM_OK}};
+  CHECK(tritium_kernels_warmup(jobs, 4, 0) == TRITIUM_ERROR_COMPILE);
+  std::string err = tritium_last_error();
+  INFO(err);
+  CHECK(err.rfind("warmup job 2: helpers.py:10:", 0) == 0);
+  CHECK(jobs[0].status == TRITIUM_OK);
+  CHECK(jobs[1].status == TRITIUM_OK);
+  CHECK(jobs[2].status == TRITIUM_ERROR_COMPILE);
+  CHECK(jobs[3].status == TRITIUM_ERROR_ARGUMENT);
+  // Two specializations of `good` (num_warps 4 and 8), compiled once each:
+  // the launch after finds them.
+  CHECK(tritium_kernel_num_compiles(good) == 2);
+  REQUIRE(launch(good, x) == TRITIUM_OK);
+  CHECK(tritium_kernel_num_compiles(good) == 2);
+
+  CHECK(tritium_kernels_warmup(jobs, 2, 1) == TRITIUM_OK);
+  CHECK(tritium_kernels_warmup(nullptr, 0, 0) == TRITIUM_OK);
+  CHECK(tritium_kernels_warmup(nullptr, 1, 0) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(tritium_kernels_warmup(jobs, 1, -1) == TRITIUM_ERROR_ARGUMENT);
+  CHECK(std::string(tritium_last_error()).find("threads must be") != std::string::npos);
+  tritium_kernel_destroy(good);
+  tritium_kernel_destroy(bad);
+  tritium_compiler_destroy(c);
+}
