@@ -3,8 +3,8 @@
 // Cache key: the optimized tile IR with locations (it fixes source,
 // constexprs and specialization), the options, the device's architecture
 // and the compiler version. An entry holds every stage (tile-gpu IR, LLVM
-// IR, PTX, cubin) and the launch metadata (warps, dynamic shared memory,
-// parameter kinds).
+// IR, PTX, cubin), the launch metadata (warps, dynamic shared memory,
+// parameter kinds) and the seconds each stage of its compile took.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/CudaLaunch.h"
@@ -19,6 +19,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -209,10 +211,13 @@ std::optional<Error> tritium::rt::runCuda(CudaJob &job) {
   e.artifacts["kernel.ll"] = art.llir;
   e.artifacts["kernel.ptx"] = art.ptx;
   if (cuda::ptxasAvailable()) {
+    auto start = std::chrono::steady_clock::now();
     auto cubin = cuda::assemble(art.ptx, job.arch, &out.ptxas);
     if (!cubin)
       return Error{"ptxas failed on '" + job.kernel + "': " + cubin.error().message,
                    Error::Compile};
+    art.addStage("ptxas", std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                        start).count());
     job.image = *cubin;
     e.artifacts["kernel.cubin"] = job.image;
   } else {
@@ -224,6 +229,13 @@ std::optional<Error> tritium::rt::runCuda(CudaJob &job) {
   e.metadata["shared"] = std::to_string(art.sharedBytes);
   e.metadata["global_scratch"] = std::to_string(art.globalScratchBytes);
   e.metadata["arch"] = job.arch;
+  // What each stage of this compile took: "seconds.gpu passes", ...,
+  // "seconds.ptxas".
+  for (auto &[stage, seconds] : art.stageSeconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", seconds);
+    e.metadata["seconds." + stage] = text;
+  }
   KernelCache cache;
   (void)cache.store(job.key, e); // a cache that cannot be written is no error
   out.artifacts = std::move(e.artifacts);

@@ -11,6 +11,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 using namespace tritium;
@@ -345,6 +348,19 @@ TEST_CASE("api: warmupAll compiles configs on several threads as one thread does
       REQUIRE(!err);
       serial.push_back(kernels[i].lastCompiled()->stages.at("ptx"));
     }
+    // Each cache entry records what its compile's stages took.
+    size_t entries = 0;
+    for (const auto &f : std::filesystem::recursive_directory_iterator(cache.dir)) {
+      if (f.path().filename() != "metadata.json")
+        continue;
+      std::ifstream in(f.path());
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      INFO(text);
+      for (const char *stage : {"gpu passes", "lowering", "llvm opt", "nvptx"})
+        CHECK(text.find(std::string("\"seconds.") + stage + "\"") != std::string::npos);
+      ++entries;
+    }
+    CHECK(entries == configs.size());
   }
 
   // All at once, on three threads.
