@@ -141,13 +141,14 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
 
   std::atomic<int64_t> minFailed{INT64_MAX};
   std::mutex mu;
-  std::vector<std::pair<int64_t, std::string>> errors, prints;
+  std::vector<std::pair<int64_t, std::string>> errors, prints, reports;
   const int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 16));
 
 #pragma omp parallel num_threads(threads) if (threads > 1)
   {
     Frame f(prog, &mem);
     f.nprog = {gx, gy, gz};
+    f.checkNan = options.sanitize & SanitizeNan;
     for (size_t i = 0; i < args.size(); ++i)
       (void)writeArg(f, prog, i, args[i]);
 #pragma omp for schedule(dynamic, chunk)
@@ -156,12 +157,16 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
         continue;
       f.pid = {lin % gx, (lin / gx) % gy, lin / (gx * gy)};
       f.failed = false;
+      f.nanReported = false;
       f.lanes = 1;
       runBlock(prog.body, f);
-      if (!f.printOut.empty() || f.failed) {
+      if (!f.printOut.empty() || f.failed || !f.reports.empty()) {
         std::lock_guard<std::mutex> lock(mu);
         if (!f.printOut.empty())
           prints.emplace_back(lin, std::move(f.printOut));
+        if (!f.reports.empty())
+          reports.emplace_back(lin, std::move(f.reports));
+        f.reports.clear();
         if (f.failed)
           errors.emplace_back(lin, std::move(f.error));
         f.printOut.clear();
@@ -184,6 +189,21 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
   }
   if (!printOut && !prints.empty())
     std::fflush(stdout);
+  std::sort(reports.begin(), reports.end(),
+            [](auto &a, auto &b) { return a.first < b.first; });
+  if (options.reports) {
+    for (auto &r : reports)
+      options.reports->push_back(std::move(r.second));
+  } else if (!reports.empty()) {
+    // The first programs' reports in full, then how many more there were.
+    constexpr size_t kShown = 8;
+    for (size_t i = 0; i < reports.size() && i < kShown; ++i)
+      std::fprintf(stderr, "%s\n", reports[i].second.c_str());
+    if (reports.size() > kShown)
+      std::fprintf(stderr, "sanitizer: %zu more programs reported (%zu in all)\n",
+                   reports.size() - kShown, reports.size());
+    std::fflush(stderr);
+  }
   if (errors.empty())
     return std::nullopt;
   auto first = std::min_element(

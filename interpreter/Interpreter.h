@@ -73,7 +73,26 @@ struct LaunchOptions {
   bool deterministic = false;
   /// Worker threads for the grid loop (0: OpenMP's default).
   int threads = 0;
+  /// Sanitizers to run (Sanitizer bits).
+  unsigned sanitize = 0;
+  /// Where sanitizer reports go, one string per report in program-id order;
+  /// null: written to stderr.
+  std::vector<std::string> *reports = nullptr;
 };
+
+/// The interpreter's sanitizers (LaunchOptions::sanitize).
+enum Sanitizer : unsigned {
+  /// The first op of each program that turns finite operands into a NaN or
+  /// an infinity: its line, the lane, the operands' values there.
+  SanitizeNan = 1,
+};
+
+/// Adds the sanitizers a comma-separated list names ("nan"; spaces and
+/// empty items ignored) to `bits`; an unknown name is an error, returned.
+std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bits);
+/// The sanitizers TRITIUM_SANITIZE names (0 when unset); an unknown name is
+/// an error, returned.
+std::optional<std::string> sanitizersFromEnvironment(unsigned &bits);
 
 /// A fault or unsupported construct, as text ready to print.
 struct RunError {

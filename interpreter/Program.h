@@ -96,6 +96,11 @@ struct Frame {
   std::string printOut;
   size_t bufHint = 0;
   std::vector<uint8_t> scratch; // temporaries of reduce/scan/dot
+  /// The NaN/Inf sanitizer: on, and whether this program reported already
+  /// (its first report only); `reports` gathers this program's reports.
+  bool checkNan = false;
+  bool nanReported = false;
+  std::string reports;
 
   explicit Frame(const Program &p, Memory *m);
   template <class T> T *get(int s) const {
@@ -109,12 +114,18 @@ struct Frame {
 
 inline int64_t Op::count(const Frame &f) const { return n < 0 ? f.lanes : n; }
 
+/// The NaN/Inf sanitizer's check after `op` ran (Sanitize.cpp): a NaN or
+/// an infinity in a result where the operands were finite is reported.
+void checkNanOrigin(const Op &op, Frame &f);
+
 /// Runs the ops of a block until one fails.
 inline void runBlock(const Block &b, Frame &f) {
   for (const Op &op : b.ops) {
     op.fn(op, f);
     if (f.failed)
       return;
+    if (f.checkNan && !f.nanReported)
+      checkNanOrigin(op, f);
   }
 }
 

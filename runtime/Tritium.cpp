@@ -718,8 +718,17 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
   lopts.grid = {grid.x, grid.y, grid.z};
   lopts.deterministic = options.deterministic;
   lopts.threads = options.threads;
+  if (auto err = interp::parseSanitizers(options.sanitize, lopts.sanitize))
+    return Error{"sanitize: " + *err, Error::Argument};
+  if (auto err = interp::sanitizersFromEnvironment(lopts.sanitize))
+    return Error{*err, Error::Argument};
+  std::vector<std::string> reports;
+  if (options.sanitizeOut)
+    lopts.reports = &reports;
   if (auto err = (*spec)->kernel->launch(iargs, lopts, options.printOut))
     return Error{err->message, Error::Runtime};
+  for (const std::string &r : reports)
+    *options.sanitizeOut += r + "\n";
   return std::nullopt;
 }
 

@@ -295,6 +295,12 @@ struct LaunchOptions {
   void *stream = nullptr;
   /// device_print output goes here (stdout when null).
   std::string *printOut = nullptr;
+  /// Sanitizers for an interpreter launch, comma-separated: "nan" reports
+  /// the first op of each program that turns finite operands into a NaN or
+  /// an infinity. TRITIUM_SANITIZE adds its own. Reports go to
+  /// `sanitizeOut` (one per line, program-id order) or to stderr.
+  std::string sanitize;
+  std::string *sanitizeOut = nullptr;
 };
 
 struct CompileOptions {

@@ -182,6 +182,11 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   lopts.grid = spec.grid;
   lopts.deterministic = spec.deterministic;
   lopts.threads = spec.threads;
+  if (auto e = interp::parseSanitizers(spec.sanitize, lopts.sanitize))
+    return errorLine("--sanitize: " + *e);
+  if (auto e = interp::sanitizersFromEnvironment(lopts.sanitize))
+    return errorLine(*e);
+  lopts.reports = &report.sanitizerReports;
   auto t1 = Clock::now();
   auto err = kernel->launch(iargs, lopts, &report.printed);
   report.launchMs = msSince(t1);
@@ -210,6 +215,7 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
   spec.deterministic = o.deterministic;
   spec.threads = o.threads;
   spec.dryRun = o.dryRun;
+  spec.sanitize = o.sanitize;
   if (auto e = parseGrid(o.grid, spec.grid))
     return fail(*e);
   for (auto &c : o.constexprs) {
@@ -291,6 +297,9 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
     return 0;
   std::snprintf(line, sizeof(line), "launch: %.3f ms\n", report.launchMs);
   out << line;
+  // A sanitizer's findings fail the run, after the outputs are saved.
+  for (const std::string &r : report.sanitizerReports)
+    err << r << "\n";
   // compileAndLaunch may append defaulted values, but never reorders ours.
   for (auto &[idx, path] : saves)
     if (auto e = rt::writeNpy(path, values[idx].array))
@@ -306,6 +315,11 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
     CheckResult r = compareWithReference(v, c.ref, c.path, tol);
     out << r.line << "\n";
     ok &= r.pass;
+  }
+  if (!report.sanitizerReports.empty()) {
+    err << "tritium: error: the sanitizer reported " << report.sanitizerReports.size()
+        << " program" << (report.sanitizerReports.size() == 1 ? "" : "s") << "\n";
+    return 1;
   }
   return ok ? 0 : 1;
 }

@@ -36,6 +36,7 @@ struct RunOptions {
   int numWarps = 4;
   bool debug = false;
   bool dryRun = false; // stop after compiling; print the signature
+  std::string sanitize; // interpreter sanitizers, comma-separated ("nan")
 };
 
 /// Runs `tritium run`; returns the process exit status (0 or 1).
@@ -53,6 +54,7 @@ struct LaunchSpec {
   bool deterministic = false;
   int threads = 0;
   bool dryRun = false;
+  std::string sanitize; // plus TRITIUM_SANITIZE's
 };
 
 struct LaunchReport {
@@ -60,6 +62,7 @@ struct LaunchReport {
   double compileMs = 0, launchMs = 0;
   std::string printed; // device_print output
   std::vector<std::string> staticPrints;
+  std::vector<std::string> sanitizerReports; // in program-id order
   bool launched = false;
 };
 

@@ -333,6 +333,10 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--deterministic", run.deterministic,
                    "run programs in order, one at a time");
   runCmd->add_option("--threads", run.threads, "worker threads (0: default)");
+  runCmd->add_option("--sanitize", run.sanitize,
+                     "interpreter sanitizers, comma-separated: nan (the first op of each "
+                     "program that turns finite operands into NaN or Inf); TRITIUM_SANITIZE "
+                     "adds its own; a report fails the run");
   runCmd->add_option("--num-warps", run.numWarps, "warps per program")
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   runCmd->add_flag("--debug", run.debug, "keep device_assert checks");

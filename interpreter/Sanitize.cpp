@@ -1,0 +1,151 @@
+//===- Sanitize.cpp - the interpreter's NaN/Inf sanitizer -----------------===//
+//
+// After each op of a program (runBlock), while the program has reported
+// nothing yet: a float result holding a NaN or an infinity where the op's
+// float operands were finite is the NaN's origin, and is reported with the
+// op, its line, the lane and the operands' values there. Operands shaped
+// like the result are compared lane by lane (a NaN elsewhere in them does
+// not hide a new one); an operand of another shape (a scalar, a tile a
+// reduction or product reads whole) counts as non-finite if any element is.
+// Ops that read memory (a NaN loaded is the data's, not the op's) and
+// control flow (its results are its regions' yields, whose ops are checked
+// themselves) are not checked; nor are the per-lane ops of combine regions
+// (their reduction is).
+//
+//===----------------------------------------------------------------------===//
+#include "interpreter/Interpreter.h"
+#include "interpreter/Program.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace tritium::interp {
+
+namespace {
+bool finite(const Frame &f, int slot, int64_t i) {
+  return std::isfinite(readFloat(f.slot[slot], i, f.prog->slots[slot].kind));
+}
+
+bool allFinite(const Frame &f, int slot) {
+  int64_t n = f.prog->slots[slot].elems;
+  for (int64_t i = 0; i < n; ++i)
+    if (!finite(f, slot, i))
+      return false;
+  return true;
+}
+
+/// Whether the checker leaves `op` alone.
+bool unchecked(const Op &op, const Frame &f) {
+  if (op.n < 0)
+    return true; // a combine region's per-lane op
+  const char *name = op.name;
+  if (!std::strncmp(name, "scf.", 4) || std::strstr(name, "load") ||
+      std::strstr(name, "gather") || std::strstr(name, "atomic"))
+    return true;
+  for (int s : op.in)
+    if (f.prog->slots[s].kind == EK::Ptr)
+      return true;
+  return false;
+}
+
+std::string valueText(const Frame &f, int slot, int64_t i) {
+  const SlotInfo &si = f.prog->slots[slot];
+  char buf[64];
+  if (isFloat(si.kind))
+    std::snprintf(buf, sizeof buf, "%.9g", readFloat(f.slot[slot], i, si.kind));
+  else if (isInt(si.kind))
+    std::snprintf(buf, sizeof buf, "%lld",
+                  static_cast<long long>(readInt(f.slot[slot], i, si.kind, true)));
+  else
+    return "?";
+  return buf;
+}
+} // namespace
+
+void checkNanOrigin(const Op &op, Frame &f) {
+  if (op.res.empty() || unchecked(op, f))
+    return;
+  const auto &slots = f.prog->slots;
+  // Operands read whole (not shaped like the result) must be finite
+  // throughout; operands shaped like the result, at the lane.
+  for (int r : op.res) {
+    const SlotInfo &ri = slots[r];
+    if (!isFloat(ri.kind))
+      continue;
+    std::vector<int> lanewise;
+    bool wholeFinite = true;
+    for (int s : op.in) {
+      if (!isFloat(slots[s].kind))
+        continue;
+      if (slots[s].elems == ri.elems)
+        lanewise.push_back(s);
+      else if (!allFinite(f, s))
+        wholeFinite = false;
+    }
+    if (!wholeFinite)
+      continue;
+    for (int64_t i = 0; i < ri.elems; ++i) {
+      if (finite(f, r, i))
+        continue;
+      bool fromFinite = true;
+      for (int s : lanewise)
+        fromFinite &= finite(f, s, i);
+      if (!fromFinite)
+        continue;
+      double v = readFloat(f.slot[r], i, ri.kind);
+      std::string what = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+      std::string text = "NaN/Inf sanitizer: kernel " + f.prog->kernelName + ", program " +
+                         f.pidText() + ", " + op.loc + ": " + op.name + " made " + what;
+      if (ri.elems > 1)
+        text += " at lane " + laneText(op, i);
+      text += " from finite operands";
+      if (!op.in.empty()) {
+        text += ":";
+        for (size_t k = 0; k < op.in.size(); ++k) {
+          int s = op.in[k];
+          text += k ? ", " : " ";
+          if (slots[s].elems == ri.elems)
+            text += valueText(f, s, i);
+          else if (slots[s].elems == 1)
+            text += valueText(f, s, 0);
+          else
+            text += "(a tile of " + std::to_string(slots[s].elems) + ")";
+        }
+      }
+      f.reports += text;
+      f.nanReported = true;
+      return;
+    }
+  }
+}
+
+std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bits) {
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    std::string name = list.substr(start, end - start);
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    if (name == "nan")
+      bits |= SanitizeNan;
+    else if (!name.empty())
+      return "unknown sanitizer '" + name + "' (the interpreter has: nan)";
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> sanitizersFromEnvironment(unsigned &bits) {
+  const char *env = std::getenv("TRITIUM_SANITIZE");
+  if (!env || !*env)
+    return std::nullopt;
+  if (auto err = parseSanitizers(env, bits))
+    return "TRITIUM_SANITIZE: " + *err;
+  return std::nullopt;
+}
+
+} // namespace tritium::interp
