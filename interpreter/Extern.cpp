@@ -195,6 +195,7 @@ Built buildExtern(Builder &b, Operation *mop, Op &op) {
   auto e = cast<tile::ExternElementwiseOp>(mop);
   fillCommon(b, mop, op);
   std::string sym = e.getSymbol().str();
+  op.text = sym; // reports name the function
   llvm::StringRef name(sym);
   name.consume_front("__nv_");
   name.consume_front("__ocml_");

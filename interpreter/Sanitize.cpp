@@ -7,8 +7,8 @@
 // like the result are compared lane by lane (a NaN elsewhere in them does
 // not hide a new one); an operand of another shape (a scalar, a tile a
 // reduction or product reads whole) counts as non-finite if any element is.
-// Ops that read memory (a NaN loaded is the data's, not the op's) and
-// control flow (its results are its regions' yields, whose ops are checked
+// Ops that read memory (a NaN loaded is the data's, not the op's),
+// bitcasts (the bits were a NaN's already) and control flow (its results are its regions' yields, whose ops are checked
 // themselves) are not checked; nor are the per-lane ops of combine regions
 // (their reduction is).
 //
@@ -42,7 +42,8 @@ bool unchecked(const Op &op, const Frame &f) {
     return true; // a combine region's per-lane op
   const char *name = op.name;
   if (!std::strncmp(name, "scf.", 4) || std::strstr(name, "load") ||
-      std::strstr(name, "gather") || std::strstr(name, "atomic"))
+      std::strstr(name, "gather") || std::strstr(name, "atomic") ||
+      std::strstr(name, "bitcast"))
     return true;
   for (int s : op.in)
     if (f.prog->slots[s].kind == EK::Ptr)
@@ -97,7 +98,8 @@ void checkNanOrigin(const Op &op, Frame &f) {
       double v = readFloat(f.slot[r], i, ri.kind);
       std::string what = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
       std::string text = "NaN/Inf sanitizer: kernel " + f.prog->kernelName + ", program " +
-                         f.pidText() + ", " + op.loc + ": " + op.name + " made " + what;
+                         f.pidText() + ", " + op.loc + ": " + op.name +
+                         (op.text.empty() ? "" : " (" + op.text + ")") + " made " + what;
       if (ri.elems > 1)
         text += " at lane " + laneText(op, i);
       text += " from finite operands";

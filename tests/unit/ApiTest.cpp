@@ -407,3 +407,46 @@ TEST_CASE("api: warmupAll compiles configs on several threads as one thread does
   CHECK(kernels[0].numCompiles() == 2);
   CHECK(kernels[1].numCompiles() == 1);
 }
+
+TEST_CASE("api: the NaN/Inf sanitizer reports where a NaN began", "[api]") {
+  // A log of 0 (-inf) that becomes NaN two lines later: the report names
+  // the log, not the product that made the NaN.
+  const char *src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.log(x)
+    z = y * 0.0
+    tl.store(out_ptr + offs, z)
+)";
+  Compiler compiler;
+  auto k = compiler.compileString(src, "planted.py", "k", {{"BLOCK", 16}});
+  REQUIRE(k);
+  std::vector<float> x(16, 2.0f), out(16);
+  x[5] = 0.0f;
+  std::vector<Arg> args = {buffer(x), buffer(out)};
+  LaunchOptions o;
+  o.sanitize = "nan";
+  std::string reports;
+  o.sanitizeOut = &reports;
+  REQUIRE(!k->launch(Grid{2}, args, o));
+  CHECK(std::isnan(out[5]));
+  CHECK(reports == "NaN/Inf sanitizer: kernel k, program (0, 0, 0), planted.py:9: math.log "
+                   "made -inf at lane 5 from finite operands: 0\n"
+                   "NaN/Inf sanitizer: kernel k, program (1, 0, 0), planted.py:9: math.log "
+                   "made -inf at lane 5 from finite operands: 0\n");
+  // Off: nothing reported.
+  reports.clear();
+  o.sanitize.clear();
+  REQUIRE(!k->launch(Grid{1}, args, o));
+  CHECK(reports.empty());
+  o.sanitize = "nan,uninit";
+  auto err = k->launch(Grid{1}, args, o);
+  REQUIRE(err);
+  CHECK(err->kind == Error::Argument);
+  CHECK(err->message == "sanitize: unknown sanitizer 'uninit' (the interpreter has: nan)");
+}

@@ -31,13 +31,18 @@ HostValue arg(const std::string &name, const std::string &text, uint64_t seed = 
 
 double at(const HostValue &v, size_t i) { return loadElement(v.array, *v.elem, i); }
 
-/// Runs and requires success; returns the report.
-LaunchReport launch(const LaunchSpec &spec, std::vector<HostValue> &args) {
+/// Runs with the NaN/Inf sanitizer and requires success and a clean run
+/// (the examples never make a NaN or an infinity from finite values);
+/// returns the report.
+LaunchReport launch(LaunchSpec spec, std::vector<HostValue> &args) {
   LaunchReport report;
+  spec.sanitize = "nan";
   auto err = compileAndLaunch(spec, args, report);
   INFO(err.value_or(""));
   REQUIRE(!err);
   REQUIRE(report.launched);
+  for (const std::string &r : report.sanitizerReports)
+    FAIL_CHECK(r);
   return report;
 }
 
