@@ -94,6 +94,12 @@ template <class U> void atomicRmw(const Op &op, Frame &f) {
       reportBadAccess(f, op, "atomic", "updates", i, p[i], sizeof(U));
       return;
     }
+    if (f.mem->shadowed) {
+      // An exchange does not read the old value's meaning; the others do.
+      if (kind != tile::RMWOp::XCHG)
+        checkUninitializedRead(f, op, "atomic", i, p[i], sizeof(U));
+      f.mem->unpoison(p[i], sizeof(U), f.bufHint);
+    }
     U *addr = reinterpret_cast<U *>(p[i]);
     U old;
     switch (kind) {
@@ -134,6 +140,10 @@ template <class U> void atomicCas(const Op &op, Frame &f) {
     if (!f.mem->ok(p[i], sizeof(U), f.bufHint)) {
       reportBadAccess(f, op, "atomic_cas", "updates", i, p[i], sizeof(U));
       return;
+    }
+    if (f.mem->shadowed) {
+      checkUninitializedRead(f, op, "atomic_cas", i, p[i], sizeof(U));
+      f.mem->unpoison(p[i], sizeof(U), f.bufHint);
     }
     U expected = cmp[i];
     __atomic_compare_exchange_n(reinterpret_cast<U *>(p[i]), &expected, v[i],

@@ -123,6 +123,8 @@ void descLoad(const Op &op, Frame &f) {
       reportBadAccess(f, op, "descriptor load", "reads", lane, a, es);
       return false;
     }
+    if (f.mem->shadowed)
+      checkUninitializedRead(f, op, "descriptor load", lane, a, es);
     std::memcpy(r + lane * es, reinterpret_cast<const void *>(a), es);
     return true;
   });
@@ -197,6 +199,11 @@ template <class U> void descStore(const Op &op, Frame &f) {
                       op.c ? "updates" : "writes", lane, a, sizeof(U));
       return false;
     }
+    if (f.mem->shadowed) {
+      if (op.c)
+        checkUninitializedRead(f, op, "descriptor reduce", lane, a, sizeof(U));
+      f.mem->unpoison(a, sizeof(U), f.bufHint);
+    }
     U *p = reinterpret_cast<U *>(a);
     if (!op.c) {
       std::memcpy(p, &src[lane], sizeof(U));
@@ -239,6 +246,12 @@ template <class U> void descRows(const Op &op, Frame &f) {
                         scatter ? "descriptor scatter" : "descriptor gather",
                         scatter ? "writes" : "reads", lane, a, sizeof(U));
         return ok = false;
+      }
+      if (f.mem->shadowed) {
+        if (scatter)
+          f.mem->unpoison(a, sizeof(U), f.bufHint);
+        else
+          checkUninitializedRead(f, op, "descriptor gather", lane, a, sizeof(U));
       }
       if (scatter)
         std::memcpy(reinterpret_cast<void *>(a), &data[lane], sizeof(U));

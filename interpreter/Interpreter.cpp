@@ -117,9 +117,10 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     if (options.grid[d] < 0)
       return RunError{"negative grid dimension"};
   Memory mem;
+  mem.trackUninitialized = options.sanitize & SanitizeUninit;
   for (const Arg &a : args)
     if (a.kind == Arg::Buffer)
-      mem.add(a.data, a.bytes, a.name);
+      mem.add(a.data, a.bytes, a.name, a.uninitialized);
   mem.finalize();
   {
     // Validate arguments once, outside the parallel region.
@@ -158,6 +159,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
       f.pid = {lin % gx, (lin / gx) % gy, lin / (gx * gy)};
       f.failed = false;
       f.nanReported = false;
+      f.uninitReported = false;
       f.lanes = 1;
       runBlock(prog.body, f);
       if (!f.printOut.empty() || f.failed || !f.reports.empty()) {

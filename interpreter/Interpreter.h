@@ -41,6 +41,9 @@ struct Arg {
   void *data = nullptr;
   size_t bytes = 0;
   std::string name; // for reports ("x", "out")
+  /// Buffer: its contents are garbage until the kernel writes them (the
+  /// uninitialized-read sanitizer tracks it).
+  bool uninitialized = false;
   int64_t i = 0;    // Int (two's complement bits for unsigned)
   double f = 0;     // Float
 
@@ -85,6 +88,10 @@ enum Sanitizer : unsigned {
   /// The first op of each program that turns finite operands into a NaN or
   /// an infinity: its line, the lane, the operands' values there.
   SanitizeNan = 1,
+  /// The first read of each program of bytes of an uninitialized buffer
+  /// (Arg::uninitialized) that nothing has written: its line, lane, buffer
+  /// and offset. Stores (and atomics) initialize what they write.
+  SanitizeUninit = 2,
 };
 
 /// Adds the sanitizers a comma-separated list names ("nan"; spaces and

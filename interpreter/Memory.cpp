@@ -10,12 +10,38 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace tritium::interp {
 
-void Memory::add(const void *data, size_t bytes, const std::string &name) {
+void Memory::add(const void *data, size_t bytes, const std::string &name,
+                 bool uninitialized) {
   uint64_t lo = reinterpret_cast<uint64_t>(data);
-  ranges.push_back({lo, lo + bytes, name});
+  uint8_t *shadow = nullptr;
+  if (uninitialized && trackUninitialized && bytes) {
+    shadows_.push_back(std::make_unique<uint8_t[]>(bytes));
+    shadow = shadows_.back().get();
+    std::memset(shadow, 1, bytes);
+    shadowed = true;
+  }
+  ranges.push_back({lo, lo + bytes, name, shadow});
+}
+
+void checkUninitializedRead(Frame &f, const Op &op, const char *access, int64_t lane,
+                            uint64_t addr, unsigned size) {
+  if (f.uninitReported)
+    return;
+  int64_t off = f.mem->firstPoisoned(addr, size, f.bufHint);
+  if (off < 0)
+    return;
+  const Memory::Range &r = f.mem->ranges[f.bufHint];
+  f.uninitReported = true;
+  if (!f.reports.empty())
+    f.reports += "\n";
+  f.reports += "uninitialized-read sanitizer: kernel " + f.prog->kernelName + ", program " +
+               f.pidText() + ", " + op.loc + ": " + access + " lane " + laneText(op, lane) +
+               " reads byte " + std::to_string(off) + " of buffer '" + r.name + "' (" +
+               std::to_string(r.hi - r.lo) + " bytes), which nothing has written";
 }
 
 void Memory::finalize() {

@@ -33,6 +33,8 @@ template <class T> void load(const Op &op, Frame &f) {
       reportBadAccess(f, op, "load", "reads", i, addr, sizeof(T));
       return;
     }
+    if (mem.shadowed)
+      checkUninitializedRead(f, op, "load", i, addr, sizeof(T));
     std::memcpy(&r[i], reinterpret_cast<const void *>(addr), sizeof(T));
   }
 }
@@ -51,6 +53,8 @@ template <class T> void store(const Op &op, Frame &f) {
       reportBadAccess(f, op, "store", "writes", i, addr, sizeof(T));
       return;
     }
+    if (mem.shadowed)
+      mem.unpoison(addr, sizeof(T), f.bufHint);
     std::memcpy(reinterpret_cast<void *>(addr), &v[i], sizeof(T));
   }
 }

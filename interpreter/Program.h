@@ -100,6 +100,8 @@ struct Frame {
   /// (its first report only); `reports` gathers this program's reports.
   bool checkNan = false;
   bool nanReported = false;
+  /// The uninitialized-read sanitizer reported this program already.
+  bool uninitReported = false;
   std::string reports;
 
   explicit Frame(const Program &p, Memory *m);

@@ -116,6 +116,8 @@ void checkNanOrigin(const Op &op, Frame &f) {
             text += "(a tile of " + std::to_string(slots[s].elems) + ")";
         }
       }
+      if (!f.reports.empty())
+        f.reports += "\n";
       f.reports += text;
       f.nanReported = true;
       return;
@@ -134,8 +136,10 @@ std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bi
     name.erase(name.find_last_not_of(" \t") + 1);
     if (name == "nan")
       bits |= SanitizeNan;
+    else if (name == "uninit")
+      bits |= SanitizeUninit;
     else if (!name.empty())
-      return "unknown sanitizer '" + name + "' (the interpreter has: nan)";
+      return "unknown sanitizer '" + name + "' (the interpreter has: nan, uninit)";
     start = end + 1;
   }
   return std::nullopt;

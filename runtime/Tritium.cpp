@@ -700,6 +700,7 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     switch (a.kind) {
     case Arg::Buffer:
       iargs.push_back(interp::Arg::buffer(a.data, a.bytes, name));
+      iargs.back().uninitialized = a.uninitialized;
       break;
     case Arg::Int:
     case Arg::Bool:

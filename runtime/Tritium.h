@@ -152,6 +152,10 @@ struct Arg {
   /// False for Triton's `do_not_specialize`: no `:16` on ints and pointers,
   /// and an int equal to 1 is passed rather than folded.
   bool specialize = true;
+  /// Buffer: garbage until the kernel writes it (torch.empty's output);
+  /// the interpreter's "uninit" sanitizer reports reads of bytes nothing
+  /// wrote.
+  bool uninitialized = false;
   std::vector<Arg> elems; // Tuple, Descriptor
   std::string literal;    // Literal
   std::vector<int64_t> blockShape; // Descriptor
@@ -297,7 +301,9 @@ struct LaunchOptions {
   std::string *printOut = nullptr;
   /// Sanitizers for an interpreter launch, comma-separated: "nan" reports
   /// the first op of each program that turns finite operands into a NaN or
-  /// an infinity. TRITIUM_SANITIZE adds its own. Reports go to
+  /// an infinity; "uninit" the first read of each program of bytes of an
+  /// `uninitialized` buffer that nothing wrote. TRITIUM_SANITIZE adds its
+  /// own. Reports go to
   /// `sanitizeOut` (one per line, program-id order) or to stderr.
   std::string sanitize;
   std::string *sanitizeOut = nullptr;

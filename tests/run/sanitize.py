@@ -7,14 +7,14 @@
 # RUN: not tritium run %s --kernel log_then_nan --grid 2 --sanitize nan \
 # RUN:   --arg x_ptr=zeros:f32[8] --arg out_ptr=zeros:f32[8] --constexpr BLOCK=8 \
 # RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-LOG
-# CHECK-LOG: NaN/Inf sanitizer: kernel log_then_nan, program (0, 0, 0), {{.*}}sanitize.py:39: math.log made -inf at lane 3 from finite operands: 0
-# CHECK-LOG-NEXT: NaN/Inf sanitizer: kernel log_then_nan, program (1, 0, 0), {{.*}}sanitize.py:39: math.log made -inf at lane 4 from finite operands: 0
+# CHECK-LOG: NaN/Inf sanitizer: kernel log_then_nan, program (0, 0, 0), {{.*}}sanitize.py:{{[0-9]+}}: math.log made -inf at lane 3 from finite operands: 0
+# CHECK-LOG-NEXT: NaN/Inf sanitizer: kernel log_then_nan, program (1, 0, 0), {{.*}}sanitize.py:{{[0-9]+}}: math.log made -inf at lane 4 from finite operands: 0
 # CHECK-LOG-NEXT: tritium: error: the sanitizer reported 2 programs
 
 # RUN: not tritium run %s --kernel div2d --grid 1 --sanitize " nan, " \
 # RUN:   --arg a_ptr=ones:f32[16] --arg b_ptr=zeros:f32[16] --arg out_ptr=zeros:f32[16] \
 # RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-DIV
-# CHECK-DIV: NaN/Inf sanitizer: kernel div2d, program (0, 0, 0), {{.*}}sanitize.py:49: arith.divf made inf at lane (0, 0) from finite operands: 1, 0
+# CHECK-DIV: NaN/Inf sanitizer: kernel div2d, program (0, 0, 0), {{.*}}sanitize.py:{{[0-9]+}}: arith.divf made inf at lane (0, 0) from finite operands: 1, 0
 
 # Finite all through: nothing reported, the run succeeds.
 # RUN: env TRITIUM_SANITIZE=nan tritium run %s --kernel div2d --grid 1 \
@@ -26,7 +26,23 @@
 # RUN: not tritium run %s --kernel div2d --grid 1 --sanitize nan,race \
 # RUN:   --arg a_ptr=ones:f32[16] --arg b_ptr=zeros:f32[16] --arg out_ptr=zeros:f32[16] \
 # RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-UNKNOWN
-# CHECK-UNKNOWN: tritium: error: --sanitize: unknown sanitizer 'race' (the interpreter has: nan)
+# CHECK-UNKNOWN: tritium: error: --sanitize: unknown sanitizer 'race' (the interpreter has: nan, uninit)
+
+# `--sanitize uninit`: `empty:` buffers are garbage until written; the first
+# read of each program of bytes nothing wrote is reported at the load.
+# RUN: not tritium run %s --kernel accumulate --grid 1 --sanitize uninit \
+# RUN:   --arg out_ptr=empty:f32[8] --arg n=7 --constexpr BLOCK=8 \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-UNINIT
+# CHECK-UNINIT: uninitialized-read sanitizer: kernel accumulate, program (0, 0, 0), {{.*}}sanitize.py:{{[0-9]+}}: load lane 0 reads byte 0 of buffer 'out_ptr' (32 bytes), which nothing has written
+# CHECK-UNINIT-NEXT: tritium: error: the sanitizer reported 1 program
+# The same buffer zeroed, or written before it is read, or read only where
+# the mask is false: nothing to report.
+# RUN: tritium run %s --kernel accumulate --grid 1 --sanitize uninit \
+# RUN:   --arg out_ptr=zeros:f32[8] --arg n=8 --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
+# RUN: env TRITIUM_SANITIZE=uninit tritium run %s --kernel write_then_read --grid 1 \
+# RUN:   --arg out_ptr=empty:f32[8] --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
+# RUN: tritium run %s --kernel accumulate --grid 1 --sanitize uninit \
+# RUN:   --arg out_ptr=empty:f32[8] --arg n=0 --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
 
 import triton
 import triton.language as tl
@@ -48,3 +64,19 @@ def div2d(a_ptr, b_ptr, out_ptr):
     b = tl.load(b_ptr + offs)
     q = a / b
     tl.store(out_ptr + offs, q)
+
+
+@triton.jit
+def accumulate(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.load(out_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + offs, acc + 1.0, mask=offs < n)
+
+
+@triton.jit
+def write_then_read(out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs.to(tl.float32))
+    tl.debug_barrier()
+    x = tl.load(out_ptr + BLOCK - 1 - offs)
+    tl.store(out_ptr + offs, x)

@@ -444,9 +444,58 @@ def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
   o.sanitize.clear();
   REQUIRE(!k->launch(Grid{1}, args, o));
   CHECK(reports.empty());
-  o.sanitize = "nan,uninit";
+  o.sanitize = "nan,race";
   auto err = k->launch(Grid{1}, args, o);
   REQUIRE(err);
   CHECK(err->kind == Error::Argument);
-  CHECK(err->message == "sanitize: unknown sanitizer 'uninit' (the interpreter has: nan)");
+  CHECK(err->message == "sanitize: unknown sanitizer 'race' (the interpreter has: nan, uninit)");
+}
+
+TEST_CASE("api: the uninit sanitizer reports reads of buffers nothing wrote", "[api]") {
+  // A histogram into an output the host never zeroed: each atomic_add
+  // reads garbage. Programs run in order, so program 0 is the one that
+  // reads each bin first; the later ones read what it wrote.
+  const char *src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def hist(x_ptr, bins_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x_ptr + offs)
+    tl.atomic_add(bins_ptr + b, 1)
+
+@triton.jit
+def fill(bins_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.atomic_xchg(bins_ptr + offs, 0)
+)";
+  Compiler compiler;
+  auto hist = compiler.compileString(src, "hist.py", "hist", {{"BLOCK", 8}});
+  auto fill = compiler.compileString(src, "hist.py", "fill", {{"BLOCK", 4}});
+  REQUIRE(hist);
+  REQUIRE(fill);
+  std::vector<int32_t> x = {0, 1, 2, 3, 0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3}, bins(4, 77);
+  Arg binsArg = buffer(bins);
+  binsArg.uninitialized = true;
+  LaunchOptions o;
+  o.sanitize = "uninit";
+  o.deterministic = true;
+  std::string reports;
+  o.sanitizeOut = &reports;
+  REQUIRE(!hist->launch(Grid{2}, {buffer(x), binsArg}, o));
+  CHECK(reports == "uninitialized-read sanitizer: kernel hist, program (0, 0, 0), hist.py:9: "
+                   "atomic lane 0 reads byte 0 of buffer 'bins_ptr' (16 bytes), which nothing "
+                   "has written\n");
+  // An exchange does not read what it replaces: no report, and what it
+  // wrote counts as written within the launch.
+  reports.clear();
+  REQUIRE(!fill->launch(Grid{1}, {binsArg}, o));
+  CHECK(reports.empty());
+  // Without the flag (or the sanitizer) the same launch reports nothing.
+  reports.clear();
+  REQUIRE(!hist->launch(Grid{2}, {buffer(x), buffer(bins)}, o));
+  o.sanitize.clear();
+  REQUIRE(!hist->launch(Grid{2}, {buffer(x), binsArg}, o));
+  CHECK(reports.empty());
 }

@@ -351,6 +351,7 @@ static std::optional<std::string> generate(const std::string &name, const std::s
   if (kind == "empty") {
     std::fill(out.array.data.begin(), out.array.data.end(),
               uint8_t(isFloat || t->cls == ElemType::Fp8 ? 0xFF : 0xCD));
+    out.uninitialized = true;
     return std::nullopt;
   }
   uint64_t stream = seed;

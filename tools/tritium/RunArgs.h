@@ -66,6 +66,7 @@ struct HostValue {
   int64_t i = 0;                  // Int (bits, for u64), Bool
   bool isUnsigned = false;        // Int in [2^63, 2^64)
   double f = 0;                   // Float
+  bool uninitialized = false;     // Buffer made by `empty:`
 
   /// The Triton signature entry for this value (runtime/Specialize.h):
   /// "*fp32:16" (address % 16 == 0), "i32:1" (== 1, folded), "i32" / "i64"

@@ -168,6 +168,7 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
     switch (v.kind) {
     case HostValue::Buffer:
       iargs.push_back(interp::Arg::buffer(v.array.data.data(), v.array.data.size(), v.name));
+      iargs.back().uninitialized = v.uninitialized;
       break;
     case HostValue::Int:
     case HostValue::Bool:

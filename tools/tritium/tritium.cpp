@@ -335,7 +335,8 @@ int main(int argc, char **argv) {
   runCmd->add_option("--threads", run.threads, "worker threads (0: default)");
   runCmd->add_option("--sanitize", run.sanitize,
                      "interpreter sanitizers, comma-separated: nan (the first op of each "
-                     "program that turns finite operands into NaN or Inf); TRITIUM_SANITIZE "
+                     "program that turns finite operands into NaN or Inf), uninit (the first "
+                     "read of each program of empty: bytes nothing wrote); TRITIUM_SANITIZE "
                      "adds its own; a report fails the run");
   runCmd->add_option("--num-warps", run.numWarps, "warps per program")
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
