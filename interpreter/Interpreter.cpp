@@ -150,6 +150,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     Frame f(prog, &mem);
     f.nprog = {gx, gy, gz};
     f.checkNan = options.sanitize & SanitizeNan;
+    f.trace = options.trace;
     for (size_t i = 0; i < args.size(); ++i)
       (void)writeArg(f, prog, i, args[i]);
 #pragma omp for schedule(dynamic, chunk)

@@ -69,6 +69,16 @@ struct Arg {
   }
 };
 
+/// What --trace prints: the values a source line computes (its ops whose
+/// results other lines use), for chosen programs, each time it runs.
+struct TraceSpec {
+  int line = 0;
+  /// The file's name or a suffix of its path ("k.py"); empty: any file.
+  std::string file;
+  /// The programs traced; empty: program (0, 0, 0).
+  std::vector<std::array<int64_t, 3>> pids;
+};
+
 struct LaunchOptions {
   std::array<int64_t, 3> grid{1, 1, 1};
   /// Run programs one after another in program-id order (x fastest), so
@@ -81,6 +91,8 @@ struct LaunchOptions {
   /// Where sanitizer reports go, one string per report in program-id order;
   /// null: written to stderr.
   std::vector<std::string> *reports = nullptr;
+  /// Values to print as the kernel runs (with device_print's output).
+  const TraceSpec *trace = nullptr;
 };
 
 /// The interpreter's sanitizers (LaunchOptions::sanitize).

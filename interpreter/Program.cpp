@@ -366,6 +366,19 @@ public:
     Op op;
     op.loc = lineOf(o->getLoc());
     op.name = o->getName().getStringRef().data();
+    if (auto fl = findFileLoc(o->getLoc())) {
+      op.line = int(fl.getLine());
+      for (Value r : o->getResults()) {
+        if (r.use_empty())
+          op.lineOutput = true;
+        for (Operation *user : r.getUsers()) {
+          auto ul = findFileLoc(user->getLoc());
+          if (user->hasTrait<OpTrait::IsTerminator>() || !ul ||
+              ul.getLine() != fl.getLine() || ul.getFilename() != fl.getFilename())
+            op.lineOutput = true;
+        }
+      }
+    }
     using BuildFn = Built (*)(Builder &, Operation *, Op &);
     static const BuildFn laneFamilies[] = {buildElementwise, buildCast};
     static const BuildFn allFamilies[] = {

@@ -30,6 +30,7 @@ namespace tritium::interp {
 
 class Memory;
 struct Frame;
+struct TraceSpec;
 struct Op;
 using Handler = void (*)(const Op &, Frame &);
 
@@ -57,6 +58,10 @@ struct Op {
   std::vector<std::unique_ptr<Block>> regions;
   std::string loc; // "file:line"
   const char *name = "";
+  int line = 0;            // the source line of `loc`
+  /// Whether a result is used by an op of another line (or by none): what
+  /// the line computes, as --trace shows it (not its intermediates).
+  bool lineOutput = false;
 
   int64_t count(const Frame &f) const;
 };
@@ -103,6 +108,8 @@ struct Frame {
   /// The uninitialized-read sanitizer reported this program already.
   bool uninitReported = false;
   std::string reports;
+  /// --trace: the line whose values this launch prints (null: none).
+  const TraceSpec *trace = nullptr;
 
   explicit Frame(const Program &p, Memory *m);
   template <class T> T *get(int s) const {
@@ -120,6 +127,10 @@ inline int64_t Op::count(const Frame &f) const { return n < 0 ? f.lanes : n; }
 /// an infinity in a result where the operands were finite is reported.
 void checkNanOrigin(const Op &op, Frame &f);
 
+/// --trace: prints the results of `op` (a line's output at the traced
+/// line) to the program's output when the program is one traced (Trace.cpp).
+void traceOp(const Op &op, Frame &f);
+
 /// Runs the ops of a block until one fails.
 inline void runBlock(const Block &b, Frame &f) {
   for (const Op &op : b.ops) {
@@ -128,6 +139,8 @@ inline void runBlock(const Block &b, Frame &f) {
       return;
     if (f.checkNan && !f.nanReported)
       checkNanOrigin(op, f);
+    if (f.trace && op.lineOutput)
+      traceOp(op, f);
   }
 }
 

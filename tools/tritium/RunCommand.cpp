@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -188,6 +189,13 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   if (auto e = interp::sanitizersFromEnvironment(lopts.sanitize))
     return errorLine(*e);
   lopts.reports = &report.sanitizerReports;
+  interp::TraceSpec trace;
+  if (spec.traceLine) {
+    trace.line = spec.traceLine;
+    trace.file = spec.traceFile;
+    trace.pids = spec.tracePids;
+    lopts.trace = &trace;
+  }
   auto t1 = Clock::now();
   auto err = kernel->launch(iargs, lopts, &report.printed);
   report.launchMs = msSince(t1);
@@ -219,6 +227,48 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
   spec.sanitize = o.sanitize;
   if (auto e = parseGrid(o.grid, spec.grid))
     return fail(*e);
+  if (!o.trace.empty()) {
+    // [FILE:]LINE
+    size_t colon = o.trace.rfind(':');
+    std::string line = colon == std::string::npos ? o.trace : o.trace.substr(colon + 1);
+    if (colon != std::string::npos)
+      spec.traceFile = o.trace.substr(0, colon);
+    char *end = nullptr;
+    long v = line.empty() ? 0 : std::strtol(line.c_str(), &end, 10);
+    if (line.empty() || *end || v <= 0 || v > 1000000000)
+      return fail("--trace " + o.trace + ": expected [FILE:]LINE with a line number, e.g. "
+                  "--trace 12 or --trace kernel.py:12");
+    spec.traceLine = int(v);
+  } else if (!o.pids.empty()) {
+    return fail("--pid chooses the programs --trace prints; give --trace [FILE:]LINE too");
+  }
+  for (const std::string &p : o.pids) {
+    std::array<int64_t, 3> pid{0, 0, 0};
+    size_t start = 0;
+    bool ok = true;
+    for (int d = 0; ok && start <= p.size(); ++d) {
+      size_t comma = p.find(',', start);
+      std::string item = p.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+      char *end = nullptr;
+      long long v = item.empty() ? -1 : std::strtoll(item.c_str(), &end, 10);
+      ok = d < 3 && !item.empty() && !*end && v >= 0;
+      if (ok)
+        pid[d] = v;
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+    if (!ok)
+      return fail("--pid " + p + ": expected X[,Y[,Z]] (a program id), e.g. --pid 3,0");
+    for (int d = 0; d < 3; ++d)
+      if (pid[d] >= spec.grid[d])
+        return fail("--pid " + p + ": program " + std::to_string(pid[d]) + " on axis " +
+                    std::to_string(d) + " is outside the grid [" +
+                    std::to_string(spec.grid[0]) + ", " + std::to_string(spec.grid[1]) +
+                    ", " + std::to_string(spec.grid[2]) + "]");
+    spec.tracePids.push_back(pid);
+  }
   for (auto &c : o.constexprs) {
     std::string name, value;
     if (auto e = splitAssignment("--constexpr", c, name, value))
@@ -286,6 +336,12 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
     out << "kernel " << o.kernel << " grid [" << spec.grid[0] << ", " << spec.grid[1]
         << ", " << spec.grid[2] << "] signature " << report.signature << "\n";
   out << report.printed;
+  if (!error && !o.dryRun && spec.traceLine &&
+      report.printed.find(":" + std::to_string(spec.traceLine) + " program (") ==
+          std::string::npos)
+    err << "tritium: note: --trace " << o.trace << ": nothing of line " << spec.traceLine
+        << " ran in the traced programs (the line was not reached, computes nothing a later "
+           "line uses, or was folded away by the compiler)\n";
   if (error) {
     out.flush();
     err << *error;

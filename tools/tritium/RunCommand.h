@@ -37,6 +37,8 @@ struct RunOptions {
   bool debug = false;
   bool dryRun = false; // stop after compiling; print the signature
   std::string sanitize; // interpreter sanitizers, comma-separated ("nan")
+  std::string trace;    // [FILE:]LINE whose values to print
+  std::vector<std::string> pids; // X[,Y[,Z]]: the programs traced
 };
 
 /// Runs `tritium run`; returns the process exit status (0 or 1).
@@ -55,6 +57,9 @@ struct LaunchSpec {
   int threads = 0;
   bool dryRun = false;
   std::string sanitize; // plus TRITIUM_SANITIZE's
+  int traceLine = 0;     // --trace: the line (0: none), its file (or any)
+  std::string traceFile; // and the programs (none given: (0, 0, 0))
+  std::vector<std::array<int64_t, 3>> tracePids;
 };
 
 struct LaunchReport {

@@ -338,6 +338,12 @@ int main(int argc, char **argv) {
                      "program that turns finite operands into NaN or Inf), uninit (the first "
                      "read of each program of empty: bytes nothing wrote); TRITIUM_SANITIZE "
                      "adds its own; a report fails the run");
+  runCmd->add_option("--trace", run.trace,
+                     "[FILE:]LINE: print the values that line computes each time it runs "
+                     "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
+                     "loads as --");
+  multi(runCmd->add_option("--pid", run.pids,
+                           "X[,Y[,Z]]: a program --trace prints (repeatable)"));
   runCmd->add_option("--num-warps", run.numWarps, "warps per program")
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   runCmd->add_flag("--debug", run.debug, "keep device_assert checks");

@@ -1,0 +1,114 @@
+//===- Trace.cpp - printing the values a source line computes -----------===//
+//
+// `tritium run --trace [FILE:]LINE [--pid X,Y,Z]`: each time a traced
+// program runs an op of that line whose result another line uses (the
+// line's outputs, marked when the program is built), its values are added
+// to the program's output, shaped as the tile (rows of at most 8 shown in
+// full, longer ones as their first and last 3), with the lanes a load's
+// mask turned off shown as "--".
+//
+//===----------------------------------------------------------------------===//
+#include "interpreter/Interpreter.h"
+#include "interpreter/Program.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace tritium::interp {
+
+namespace {
+std::string elementText(const Frame &f, int slot, int64_t i) {
+  const SlotInfo &si = f.prog->slots[slot];
+  char buf[64];
+  const void *p = f.slot[slot];
+  if (isFloat(si.kind))
+    std::snprintf(buf, sizeof buf, "%.6g", readFloat(p, i, si.kind));
+  else if (si.kind == EK::I1)
+    return readInt(p, i, si.kind, false) ? "True" : "False";
+  else if (isInt(si.kind))
+    std::snprintf(buf, sizeof buf, "%lld",
+                  static_cast<long long>(readInt(p, i, si.kind, true)));
+  else if (si.kind == EK::Ptr)
+    std::snprintf(buf, sizeof buf, "0x%llx",
+                  static_cast<unsigned long long>(static_cast<const uint64_t *>(p)[i]));
+  else
+    return "?";
+  return buf;
+}
+
+/// Appends dimension `d` of the tile starting at element `base` (strides
+/// row-major) to `out`.
+void formatDim(std::string &out, const Frame &f, int slot, const uint8_t *mask,
+               llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> strides, size_t d,
+               int64_t base) {
+  int64_t n = shape[d];
+  auto item = [&](int64_t k) {
+    int64_t at = base + k * strides[d];
+    if (d + 1 < shape.size())
+      formatDim(out, f, slot, mask, shape, strides, d + 1, at);
+    else
+      out += mask && !mask[at] ? "--" : elementText(f, slot, at);
+  };
+  std::string sep = d + 1 < shape.size() ? ",\n" + std::string(d + 1, ' ') : ", ";
+  out += "[";
+  for (int64_t k = 0; k < n; ++k) {
+    if (n > 8 && k == 3) {
+      out += "..." + sep;
+      k = n - 4;
+      continue;
+    }
+    item(k);
+    if (k + 1 < n)
+      out += sep;
+  }
+  out += "]";
+}
+
+bool traced(const TraceSpec &t, const Op &op, const Frame &f) {
+  if (op.line != t.line || op.n < 0)
+    return false;
+  if (!t.file.empty()) {
+    std::string file = op.loc.substr(0, op.loc.rfind(':'));
+    if (file != t.file && !(file.size() > t.file.size() &&
+                            file.compare(file.size() - t.file.size(), t.file.size(),
+                                         t.file) == 0 &&
+                            file[file.size() - t.file.size() - 1] == '/'))
+      return false;
+  }
+  if (t.pids.empty())
+    return f.pid == std::array<int64_t, 3>{0, 0, 0};
+  for (const auto &p : t.pids)
+    if (p == f.pid)
+      return true;
+  return false;
+}
+} // namespace
+
+void traceOp(const Op &op, Frame &f) {
+  if (!traced(*f.trace, op, f))
+    return;
+  // A load's mask (op.a) says which lanes it read.
+  const uint8_t *mask = nullptr;
+  if (!std::strcmp(op.name, "tile.load") && op.a >= 0)
+    mask = f.get<uint8_t>(op.a);
+  for (size_t k = 0; k < op.res.size(); ++k) {
+    int slot = op.res[k];
+    const SlotInfo &si = f.prog->slots[slot];
+    std::string out = "trace " + op.loc + " program " + f.pidText() + ": " + op.name;
+    if (op.res.size() > 1)
+      out += " result " + std::to_string(k);
+    out += " (" + std::string(kindName(si.kind));
+    for (size_t d = 0; d < si.shape.size(); ++d)
+      out += (d ? ", " : "[") + std::to_string(si.shape[d]) + (d + 1 == si.shape.size() ? "]" : "");
+    out += ")\n";
+    if (si.shape.empty()) {
+      out += elementText(f, slot, 0);
+    } else {
+      auto strides = rowMajorStrides(si.shape);
+      formatDim(out, f, slot, k == 0 ? mask : nullptr, si.shape, strides, 0, 0);
+    }
+    f.printOut += out + "\n";
+  }
+}
+
+} // namespace tritium::interp
