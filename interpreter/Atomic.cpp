@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "interpreter/Memory.h"
 #include "interpreter/Program.h"
+#include "interpreter/Race.h"
 
 #include "ir/TileDialect.h"
 
@@ -16,6 +17,17 @@ using namespace mlir;
 
 namespace tritium::interp {
 namespace {
+
+/// Whether an atomic of semantics `sem` (a tile::MemSemantic) acquires or
+/// releases: what orders programs for the race sanitizer.
+bool acquires(int64_t sem) {
+  auto s = static_cast<tile::MemSemantic>(sem);
+  return s == tile::MemSemantic::ACQUIRE || s == tile::MemSemantic::ACQUIRE_RELEASE;
+}
+bool releases(int64_t sem) {
+  auto s = static_cast<tile::MemSemantic>(sem);
+  return s == tile::MemSemantic::RELEASE || s == tile::MemSemantic::ACQUIRE_RELEASE;
+}
 
 // Float add in the element's own precision (fp16/bf16 via float).
 template <class U> U addFloat(U oldBits, U vBits, EK k) {
@@ -100,6 +112,8 @@ template <class U> void atomicRmw(const Op &op, Frame &f) {
         checkUninitializedRead(f, op, "atomic", i, p[i], sizeof(U));
       f.mem->unpoison(p[i], sizeof(U), f.bufHint);
     }
+    if (f.race)
+      f.race->atomic(f, op, i, p[i], sizeof(U), f.bufHint, acquires(op.b), releases(op.b));
     U *addr = reinterpret_cast<U *>(p[i]);
     U old;
     switch (kind) {
@@ -145,6 +159,8 @@ template <class U> void atomicCas(const Op &op, Frame &f) {
       checkUninitializedRead(f, op, "atomic_cas", i, p[i], sizeof(U));
       f.mem->unpoison(p[i], sizeof(U), f.bufHint);
     }
+    if (f.race)
+      f.race->atomic(f, op, i, p[i], sizeof(U), f.bufHint, acquires(op.b), releases(op.b));
     U expected = cmp[i];
     __atomic_compare_exchange_n(reinterpret_cast<U *>(p[i]), &expected, v[i],
                                 false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -171,6 +187,7 @@ Built buildAtomic(Builder &b, Operation *mop, Op &op) {
     op.shape.assign(b.info(op.res[0]).shape.begin(),
                     b.info(op.res[0]).shape.end());
     op.c = static_cast<int64_t>(a.getAtomicRmwOp());
+    op.b = static_cast<int64_t>(a.getSem());
     bool isF = isFloat(op.kind);
     if (isF != (a.getAtomicRmwOp() == tile::RMWOp::FADD) &&
         a.getAtomicRmwOp() != tile::RMWOp::XCHG)
@@ -179,8 +196,9 @@ Built buildAtomic(Builder &b, Operation *mop, Op &op) {
     op.fn = BY_SIZE(atomicRmw, elemBytes(op.kind));
     return Built::Ok;
   }
-  if (isa<tile::AtomicCASOp>(mop)) {
+  if (auto cas = dyn_cast<tile::AtomicCASOp>(mop)) {
     fillCommon(b, mop, op);
+    op.b = static_cast<int64_t>(cas.getSem());
     op.fn = BY_SIZE(atomicCas, elemBytes(op.kind));
     return Built::Ok;
   }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "interpreter/Memory.h"
 #include "interpreter/Program.h"
+#include "interpreter/Race.h"
 
 #include "ir/TileDialect.h"
 
@@ -125,6 +126,8 @@ void descLoad(const Op &op, Frame &f) {
     }
     if (f.mem->shadowed)
       checkUninitializedRead(f, op, "descriptor load", lane, a, es);
+    if (f.race)
+      f.race->plain(f, op, lane, a, es, f.bufHint, false);
     std::memcpy(r + lane * es, reinterpret_cast<const void *>(a), es);
     return true;
   });
@@ -204,6 +207,13 @@ template <class U> void descStore(const Op &op, Frame &f) {
         checkUninitializedRead(f, op, "descriptor reduce", lane, a, sizeof(U));
       f.mem->unpoison(a, sizeof(U), f.bufHint);
     }
+    if (f.race) {
+      // A reduction is an atomic update (relaxed); a store a plain write.
+      if (op.c)
+        f.race->atomic(f, op, lane, a, sizeof(U), f.bufHint, false, false);
+      else
+        f.race->plain(f, op, lane, a, sizeof(U), f.bufHint, true);
+    }
     U *p = reinterpret_cast<U *>(a);
     if (!op.c) {
       std::memcpy(p, &src[lane], sizeof(U));
@@ -253,6 +263,8 @@ template <class U> void descRows(const Op &op, Frame &f) {
         else
           checkUninitializedRead(f, op, "descriptor gather", lane, a, sizeof(U));
       }
+      if (f.race)
+        f.race->plain(f, op, lane, a, sizeof(U), f.bufHint, scatter);
       if (scatter)
         std::memcpy(reinterpret_cast<void *>(a), &data[lane], sizeof(U));
       else

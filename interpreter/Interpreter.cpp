@@ -12,6 +12,7 @@
 #include "interpreter/Interpreter.h"
 #include "interpreter/Memory.h"
 #include "interpreter/Program.h"
+#include "interpreter/Race.h"
 
 #include "ir/TileDialect.h"
 
@@ -139,6 +140,12 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
 #endif
   if (total < threads)
     threads = std::max<int64_t>(total, 1);
+  // The race sanitizer runs the programs in order on one thread.
+  std::unique_ptr<RaceState> race;
+  if (options.sanitize & SanitizeRace) {
+    threads = 1;
+    race = std::make_unique<RaceState>(mem, options.grid);
+  }
 
   std::atomic<int64_t> minFailed{INT64_MAX};
   std::mutex mu;
@@ -151,6 +158,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     f.nprog = {gx, gy, gz};
     f.checkNan = options.sanitize & SanitizeNan;
     f.trace = options.trace;
+    f.race = race.get();
     for (size_t i = 0; i < args.size(); ++i)
       (void)writeArg(f, prog, i, args[i]);
 #pragma omp for schedule(dynamic, chunk)
@@ -161,6 +169,9 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
       f.failed = false;
       f.nanReported = false;
       f.uninitReported = false;
+      f.raceReported = false;
+      if (race)
+        race->startProgram(lin);
       f.lanes = 1;
       runBlock(prog.body, f);
       if (!f.printOut.empty() || f.failed || !f.reports.empty()) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "interpreter/Memory.h"
 #include "interpreter/Program.h"
+#include "interpreter/Race.h"
 
 #include "ir/TileDialect.h"
 
@@ -35,6 +36,8 @@ template <class T> void load(const Op &op, Frame &f) {
     }
     if (mem.shadowed)
       checkUninitializedRead(f, op, "load", i, addr, sizeof(T));
+    if (f.race)
+      f.race->plain(f, op, i, addr, sizeof(T), f.bufHint, false);
     std::memcpy(&r[i], reinterpret_cast<const void *>(addr), sizeof(T));
   }
 }
@@ -55,6 +58,8 @@ template <class T> void store(const Op &op, Frame &f) {
     }
     if (mem.shadowed)
       mem.unpoison(addr, sizeof(T), f.bufHint);
+    if (f.race)
+      f.race->plain(f, op, i, addr, sizeof(T), f.bufHint, true);
     std::memcpy(reinterpret_cast<void *>(addr), &v[i], sizeof(T));
   }
 }

@@ -29,6 +29,7 @@
 namespace tritium::interp {
 
 class Memory;
+class RaceState;
 struct Frame;
 struct TraceSpec;
 struct Op;
@@ -107,6 +108,10 @@ struct Frame {
   bool nanReported = false;
   /// The uninitialized-read sanitizer reported this program already.
   bool uninitReported = false;
+  /// The race sanitizer's state (null: off) and whether it reported this
+  /// program already.
+  RaceState *race = nullptr;
+  bool raceReported = false;
   std::string reports;
   /// --trace: the line whose values this launch prints (null: none).
   const TraceSpec *trace = nullptr;

@@ -138,8 +138,10 @@ std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bi
       bits |= SanitizeNan;
     else if (name == "uninit")
       bits |= SanitizeUninit;
+    else if (name == "race")
+      bits |= SanitizeRace;
     else if (!name.empty())
-      return "unknown sanitizer '" + name + "' (the interpreter has: nan, uninit)";
+      return "unknown sanitizer '" + name + "' (the interpreter has: nan, uninit, race)";
     start = end + 1;
   }
   return std::nullopt;

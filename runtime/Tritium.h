@@ -302,8 +302,10 @@ struct LaunchOptions {
   /// Sanitizers for an interpreter launch, comma-separated: "nan" reports
   /// the first op of each program that turns finite operands into a NaN or
   /// an infinity; "uninit" the first read of each program of bytes of an
-  /// `uninitialized` buffer that nothing wrote. TRITIUM_SANITIZE adds its
-  /// own. Reports go to
+  /// `uninitialized` buffer that nothing wrote; "race" two programs
+  /// touching the same bytes, one with a plain store, that no atomic
+  /// release/acquire pair orders (the programs then run in order).
+  /// TRITIUM_SANITIZE adds its own. Reports go to
   /// `sanitizeOut` (one per line, program-id order) or to stderr.
   std::string sanitize;
   std::string *sanitizeOut = nullptr;

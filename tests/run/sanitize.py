@@ -23,10 +23,10 @@
 # CHECK-CLEAN-NOT: sanitizer
 # CHECK-CLEAN: launch:
 
-# RUN: not tritium run %s --kernel div2d --grid 1 --sanitize nan,race \
+# RUN: not tritium run %s --kernel div2d --grid 1 --sanitize nan,races \
 # RUN:   --arg a_ptr=ones:f32[16] --arg b_ptr=zeros:f32[16] --arg out_ptr=zeros:f32[16] \
 # RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-UNKNOWN
-# CHECK-UNKNOWN: tritium: error: --sanitize: unknown sanitizer 'race' (the interpreter has: nan, uninit)
+# CHECK-UNKNOWN: tritium: error: --sanitize: unknown sanitizer 'races' (the interpreter has: nan, uninit, race)
 
 # `--sanitize uninit`: `empty:` buffers are garbage until written; the first
 # read of each program of bytes nothing wrote is reported at the load.
@@ -43,6 +43,29 @@
 # RUN:   --arg out_ptr=empty:f32[8] --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
 # RUN: tritium run %s --kernel accumulate --grid 1 --sanitize uninit \
 # RUN:   --arg out_ptr=empty:f32[8] --arg n=0 --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
+
+# `--sanitize race`: programs touching the same byte, one with a plain
+# store, unordered by atomics with release/acquire semantics. Both sides
+# are named.
+# RUN: not tritium run %s --kernel racy_hist --grid 2 --sanitize race \
+# RUN:   --arg x_ptr=zeros:i32[8] --arg bins_ptr=zeros:i32[4] --constexpr BLOCK=4 \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-RACE
+# CHECK-RACE: race sanitizer: kernel racy_hist: program (1, 0, 0) reads byte 0 of buffer 'bins_ptr' (16 bytes) at {{.*}}sanitize.py:{{[0-9]+}} (tile.load, lane 0); program (0, 0, 0) wrote it at {{.*}}sanitize.py:{{[0-9]+}} (tile.store, lane 3), and no atomic with release and acquire semantics orders the two
+# CHECK-RACE-NEXT: tritium: error: the sanitizer reported 1 program
+# Atomics do not race with atomics; a spin lock (acq_rel, the default)
+# orders what it protects ...
+# RUN: tritium run %s --kernel atomic_hist --grid 2 --sanitize race \
+# RUN:   --arg x_ptr=zeros:i32[8] --arg bins_ptr=zeros:i32[4] --constexpr BLOCK=4 \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
+# RUN: tritium run %s --kernel locked_sum --grid 4 --sanitize race --arg x_ptr=ones:f32[16] \
+# RUN:   --arg sum_ptr=zeros:f32[4] --arg lock_ptr=zeros:i32[1] --constexpr BLOCK=4 --constexpr SEM=acq_rel \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
+# ... and a relaxed one does not.
+# RUN: not tritium run %s --kernel locked_sum --grid 4 --sanitize race --arg x_ptr=ones:f32[16] \
+# RUN:   --arg sum_ptr=zeros:f32[4] --arg lock_ptr=zeros:i32[1] --constexpr BLOCK=4 --constexpr SEM=relaxed \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-RELAXED
+# CHECK-RELAXED: race sanitizer: kernel locked_sum: program (1, 0, 0) reads byte 0 of buffer 'sum_ptr'
+# CHECK-RELAXED: tritium: error: the sanitizer reported 3 programs
 
 import triton
 import triton.language as tl
@@ -80,3 +103,29 @@ def write_then_read(out_ptr, BLOCK: tl.constexpr):
     tl.debug_barrier()
     x = tl.load(out_ptr + BLOCK - 1 - offs)
     tl.store(out_ptr + offs, x)
+
+
+@triton.jit
+def racy_hist(x_ptr, bins_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x_ptr + offs)
+    count = tl.load(bins_ptr + b)
+    tl.store(bins_ptr + b, count + 1)
+
+
+@triton.jit
+def atomic_hist(x_ptr, bins_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x_ptr + offs)
+    tl.atomic_add(bins_ptr + b, 1)
+
+
+@triton.jit
+def locked_sum(x_ptr, sum_ptr, lock_ptr, BLOCK: tl.constexpr, SEM: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    while tl.atomic_cas(lock_ptr, 0, 1, sem=SEM) == 1:
+        pass
+    acc = tl.load(sum_ptr + tl.arange(0, BLOCK))
+    tl.store(sum_ptr + tl.arange(0, BLOCK), acc + x)
+    tl.atomic_xchg(lock_ptr, 0, sem=SEM)

@@ -444,11 +444,11 @@ def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
   o.sanitize.clear();
   REQUIRE(!k->launch(Grid{1}, args, o));
   CHECK(reports.empty());
-  o.sanitize = "nan,race";
+  o.sanitize = "nan,races";
   auto err = k->launch(Grid{1}, args, o);
   REQUIRE(err);
   CHECK(err->kind == Error::Argument);
-  CHECK(err->message == "sanitize: unknown sanitizer 'race' (the interpreter has: nan, uninit)");
+  CHECK(err->message == "sanitize: unknown sanitizer 'races' (the interpreter has: nan, uninit, race)");
 }
 
 TEST_CASE("api: the uninit sanitizer reports reads of buffers nothing wrote", "[api]") {

@@ -173,6 +173,29 @@ TEST_CASE("layer norm backward: spin-locked dW/dB groups, then dwdb",
     CHECK(lock[g] == 0);     // every lock released
     CHECK(lock[G + g] == 1); // every group written
   }
+  {
+    // Again under the race sanitizer: each group's lock (acquired and
+    // released by atomics with acq_rel semantics) orders the programs'
+    // read-modify-writes of its dW/dB rows, so nothing is reported.
+    std::vector<half> dX2(M * N);
+    std::vector<float> dW2(G * N, 0), dB2(G * N, 0);
+    std::vector<int32_t> lock2(2 * G, 0);
+    LaunchOptions o = grid(M);
+    std::vector<std::string> reports;
+    o.sanitize = SanitizeRace;
+    o.reports = &reports;
+    auto args = [&](std::vector<int32_t> &l) {
+      return std::vector<Arg>{buf(dX2, "dx"), buf(dy, "dy"),     buf(dW2, "dw"),
+                              buf(dB2, "db"), buf(x, "x"),       buf(w, "w"),
+                              buf(mean, "mean"), buf(rstd, "rstd"), buf(l, "lock"),
+                              Arg::integer(N), Arg::integer(N)};
+    };
+    REQUIRE(!dx.kernel->launch(args(lock2), o));
+    INFO((reports.empty() ? "" : reports[0]));
+    CHECK(reports.empty());
+    for (int g = 0; g < G; ++g)
+      CHECK(lock2[g] == 0);
+  }
   std::vector<half> fdw(N), fdb(N);
   REQUIRE(!dwdb.kernel->launch({buf(dW, "dw"), buf(dB, "db"), buf(fdw, "fdw"),
                                 buf(fdb, "fdb"), Arg::integer(G),

@@ -336,8 +336,10 @@ int main(int argc, char **argv) {
   runCmd->add_option("--sanitize", run.sanitize,
                      "interpreter sanitizers, comma-separated: nan (the first op of each "
                      "program that turns finite operands into NaN or Inf), uninit (the first "
-                     "read of each program of empty: bytes nothing wrote); TRITIUM_SANITIZE "
-                     "adds its own; a report fails the run");
+                     "read of each program of empty: bytes nothing wrote), race (programs "
+                     "touching the same bytes, one storing, unordered by atomics; runs the "
+                     "programs in order); TRITIUM_SANITIZE adds its own; a report fails the "
+                     "run");
   runCmd->add_option("--trace", run.trace,
                      "[FILE:]LINE: print the values that line computes each time it runs "
                      "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
