@@ -104,9 +104,9 @@ enum Sanitizer : unsigned {
   /// (Arg::uninitialized) that nothing has written: its line, lane, buffer
   /// and offset. Stores (and atomics) initialize what they write.
   SanitizeUninit = 2,
-  /// Two programs touching the same byte, one with a plain store (or one
-  /// atomic and one plain access), with no atomic release/acquire pair
-  /// ordering them (Race.h): both sides reported. Programs run one after
+  /// Two programs touching the same byte, one with a plain store, with no
+  /// atomic release/acquire pair ordering them (Race.h): both sides
+  /// reported. Programs run one after
   /// another while it is on.
   SanitizeRace = 4,
 };

@@ -71,12 +71,13 @@ void RaceState::plain(Frame &f, const Op &op, int64_t lane, uint64_t addr, unsig
   Access me{prog_, clock_[prog_], opIndex(op), int32_t(lane), false};
   for (unsigned k = 0; k < size; ++k) {
     Cell &c = cells[k];
-    if (!ordered(c.write))
+    // A plain store races with any unordered access; a plain load with an
+    // unordered plain store (not with an atomic: no plain store there).
+    if ((write || !c.write.atomic) && !ordered(c.write))
       report(f, op, lane, addr + k, range, write ? "writes" : "reads", c.write,
              c.write.atomic ? "updated" : "wrote");
     if (write && !ordered(c.read))
-      report(f, op, lane, addr + k, range, "writes", c.read,
-             c.read.atomic ? "updated" : "read");
+      report(f, op, lane, addr + k, range, "writes", c.read, "read");
     (write ? c.write : c.read) = me;
   }
 }
@@ -94,12 +95,10 @@ void RaceState::atomic(Frame &f, const Op &op, int64_t lane, uint64_t addr, unsi
   Access me{prog_, clock_[prog_], opIndex(op), int32_t(lane), true};
   for (unsigned k = 0; k < size; ++k) {
     Cell &c = cells[k];
-    // Atomics do not race with atomics; a plain access on the other side
-    // does, unordered.
+    // Atomics do not race with atomics or plain loads; an unordered plain
+    // store on the other side does.
     if (!c.write.atomic && !ordered(c.write))
       report(f, op, lane, addr + k, range, "updates", c.write, "wrote");
-    if (!c.read.atomic && !ordered(c.read))
-      report(f, op, lane, addr + k, range, "updates", c.read, "read");
     c.write = me;
   }
   if (release) {

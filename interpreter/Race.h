@@ -1,8 +1,8 @@
 //===- Race.h - the interpreter's race sanitizer ----------------*- C++ -*-===//
 //
 // Two programs of one launch touching the same byte, at least one of them
-// with a plain (non-atomic) store or both but one atomic, race unless the
-// kernel's own synchronization orders them: an atomic with release
+// with a plain (non-atomic) store, race unless the kernel's own
+// synchronization orders them: an atomic with release
 // semantics by one, then an atomic with acquire semantics on the same
 // address by the other (a spin lock's release and acquire, a counter both
 // increment). Happens-before is tracked with vector clocks per program

@@ -66,6 +66,13 @@
 # RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-RELAXED
 # CHECK-RELAXED: race sanitizer: kernel locked_sum: program (1, 0, 0) reads byte 0 of buffer 'sum_ptr'
 # CHECK-RELAXED: tritium: error: the sanitizer reported 3 programs
+# A plain store against another program's atomic races; a plain load of what
+# atomics update does not (no plain store).
+# RUN: not tritium run %s --kernel store_vs_atomic --grid 2 --sanitize race \
+# RUN:   --arg x_ptr=zeros:i32[1] --constexpr PLAIN_STORE=True 2>&1 | FileCheck %s --check-prefix=CHECK-MIXED
+# CHECK-MIXED: race sanitizer: kernel store_vs_atomic: program (1, 0, 0) writes byte 0 of buffer 'x_ptr' (4 bytes) at {{.*}} (tile.store, lane 0); program (0, 0, 0) updated it at {{.*}} (tile.atomic_rmw, lane 0)
+# RUN: tritium run %s --kernel store_vs_atomic --grid 2 --sanitize race \
+# RUN:   --arg x_ptr=zeros:i32[1] --constexpr PLAIN_STORE=False 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
 
 import triton
 import triton.language as tl
@@ -129,3 +136,13 @@ def locked_sum(x_ptr, sum_ptr, lock_ptr, BLOCK: tl.constexpr, SEM: tl.constexpr)
     acc = tl.load(sum_ptr + tl.arange(0, BLOCK))
     tl.store(sum_ptr + tl.arange(0, BLOCK), acc + x)
     tl.atomic_xchg(lock_ptr, 0, sem=SEM)
+
+
+@triton.jit
+def store_vs_atomic(x_ptr, PLAIN_STORE: tl.constexpr):
+    if tl.program_id(0) == 0:
+        tl.atomic_add(x_ptr, 1)
+    elif PLAIN_STORE:
+        tl.store(x_ptr, 5)
+    else:
+        tl.store(x_ptr + 0 * tl.load(x_ptr), 0, mask=False)
