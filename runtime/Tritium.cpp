@@ -25,6 +25,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -587,9 +588,19 @@ std::vector<Expected<std::string>> tritium::warmupAll(const std::vector<WarmupJo
   threads = std::min<unsigned>(threads, std::max<size_t>(pending.size(), 1));
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t k; (k = next++) < pending.size();)
-      if (pending[k].job)
+    for (size_t k; (k = next++) < pending.size();) {
+      if (!pending[k].job)
+        continue;
+      // Nothing may escape a worker thread: an exception becomes the job's
+      // error.
+      try {
         pending[k].error = rt::runCuda(*pending[k].job);
+      } catch (const std::exception &e) {
+        pending[k].error = Error{std::string("internal error: ") + e.what(), Error::Other};
+      } catch (...) {
+        pending[k].error = Error{"internal error", Error::Other};
+      }
+    }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t)
