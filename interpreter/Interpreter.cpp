@@ -12,6 +12,7 @@
 #include "interpreter/Interpreter.h"
 #include "interpreter/Memory.h"
 #include "interpreter/Program.h"
+#include "interpreter/Coverage.h"
 #include "interpreter/Race.h"
 
 #include "ir/TileDialect.h"
@@ -147,6 +148,9 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     race = std::make_unique<RaceState>(mem, options.grid);
   }
 
+  std::unique_ptr<CoverageCounts> coverage;
+  if (options.coverage)
+    coverage = std::make_unique<CoverageCounts>(prog.numOps);
   std::atomic<int64_t> minFailed{INT64_MAX};
   std::mutex mu;
   std::vector<std::pair<int64_t, std::string>> errors, prints, reports;
@@ -159,6 +163,11 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     f.checkNan = options.sanitize & SanitizeNan;
     f.trace = options.trace;
     f.race = race.get();
+    std::unique_ptr<CoverageCounts> local;
+    if (coverage) {
+      local = std::make_unique<CoverageCounts>(prog.numOps);
+      f.coverage = local.get();
+    }
     for (size_t i = 0; i < args.size(); ++i)
       (void)writeArg(f, prog, i, args[i]);
 #pragma omp for schedule(dynamic, chunk)
@@ -166,6 +175,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
       if (lin > minFailed.load(std::memory_order_relaxed))
         continue;
       f.pid = {lin % gx, (lin / gx) % gy, lin / (gx * gy)};
+      f.lin = lin;
       f.failed = false;
       f.nanReported = false;
       f.uninitReported = false;
@@ -191,7 +201,13 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
         }
       }
     }
+    if (local) {
+      std::lock_guard<std::mutex> lock(mu);
+      coverage->add(*local);
+    }
   }
+  if (coverage)
+    coverage->fold(prog, total, *options.coverage);
 
   std::sort(prints.begin(), prints.end(),
             [](auto &a, auto &b) { return a.first < b.first; });

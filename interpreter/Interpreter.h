@@ -69,6 +69,21 @@ struct Arg {
   }
 };
 
+/// --coverage's counts, per source line of the kernel (and of the helpers
+/// it calls): how many programs ran an op of the line, and for the line's
+/// masked loads, stores and atomics how many lanes were active.
+struct LineCoverage {
+  std::string file;
+  int line = 0;
+  int64_t programs = 0;               // programs that ran an op of the line
+  int64_t lanesActive = 0, lanes = 0; // of its masked memory ops
+  std::string ops;                    // its ops' names, distinct, comma-separated
+};
+struct Coverage {
+  int64_t programs = 0; // in the grid
+  std::vector<LineCoverage> lines; // by file, then line
+};
+
 /// What --trace prints: the values a source line computes (its ops whose
 /// results other lines use), for chosen programs, each time it runs.
 struct TraceSpec {
@@ -93,6 +108,8 @@ struct LaunchOptions {
   std::vector<std::string> *reports = nullptr;
   /// Values to print as the kernel runs (with device_print's output).
   const TraceSpec *trace = nullptr;
+  /// Filled with per-line coverage when set.
+  Coverage *coverage = nullptr;
 };
 
 /// The interpreter's sanitizers (LaunchOptions::sanitize).

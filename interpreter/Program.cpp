@@ -414,6 +414,7 @@ public:
           error(o, "internal: no handler");
           return;
         }
+        op.id = int32_t(prog.numOps++);
         out.ops.push_back(std::move(op));
         return;
       }

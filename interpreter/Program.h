@@ -30,6 +30,7 @@ namespace tritium::interp {
 
 class Memory;
 class RaceState;
+struct CoverageCounts;
 struct Frame;
 struct TraceSpec;
 struct Op;
@@ -60,6 +61,7 @@ struct Op {
   std::string loc; // "file:line"
   const char *name = "";
   int line = 0;            // the source line of `loc`
+  int32_t id = -1;         // index among the program's ops (coverage)
   /// Whether a result is used by an op of another line (or by none): what
   /// the line computes, as --trace shows it (not its intermediates).
   bool lineOutput = false;
@@ -84,6 +86,7 @@ struct Program {
   std::vector<int64_t> slotOffsets; // byte offsets into a Frame's arena
   int64_t arenaBytes = 0;
   Block body;
+  size_t numOps = 0; // Op::id runs over [0, numOps)
   std::vector<int> argSlots;
   std::vector<EK> argKinds;
   std::vector<bool> argIsPtr;
@@ -112,6 +115,9 @@ struct Frame {
   /// program already.
   RaceState *race = nullptr;
   bool raceReported = false;
+  /// --coverage: this thread's counts per op (null: off).
+  CoverageCounts *coverage = nullptr;
+  int64_t lin = 0; // the running program's linear id
   std::string reports;
   /// --trace: the line whose values this launch prints (null: none).
   const TraceSpec *trace = nullptr;
@@ -136,6 +142,10 @@ void checkNanOrigin(const Op &op, Frame &f);
 /// line) to the program's output when the program is one traced (Trace.cpp).
 void traceOp(const Op &op, Frame &f);
 
+/// --coverage: counts that `op` ran in this program, and its active lanes
+/// (Coverage.cpp).
+void coverOp(const Op &op, Frame &f);
+
 /// Runs the ops of a block until one fails.
 inline void runBlock(const Block &b, Frame &f) {
   for (const Op &op : b.ops) {
@@ -146,6 +156,8 @@ inline void runBlock(const Block &b, Frame &f) {
       checkNanOrigin(op, f);
     if (f.trace && op.lineOutput)
       traceOp(op, f);
+    if (f.coverage)
+      coverOp(op, f);
   }
 }
 

@@ -196,10 +196,41 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
     trace.pids = spec.tracePids;
     lopts.trace = &trace;
   }
+  interp::Coverage coverage;
+  if (spec.coverage)
+    lopts.coverage = &coverage;
   auto t1 = Clock::now();
   auto err = kernel->launch(iargs, lopts, &report.printed);
   report.launchMs = msSince(t1);
   report.launched = true;
+  if (spec.coverage && !err) {
+    int64_t total = coverage.programs;
+    std::string &text = report.coverageText;
+    text = "coverage: kernel " + spec.kernel + ", " + std::to_string(total) + " program" +
+           (total == 1 ? "" : "s") + "\n";
+    for (const interp::LineCoverage &l : coverage.lines) {
+      std::string where = l.file + ":" + std::to_string(l.line);
+      char buf[96];
+      std::string line = "  " + where + std::string(where.size() < 28 ? 28 - where.size() : 1, ' ') +
+                         std::to_string(l.programs) + "/" + std::to_string(total) + " programs";
+      std::string note = std::to_string(l.programs) + "/" + std::to_string(total);
+      if (l.lanes) {
+        std::snprintf(buf, sizeof buf, ", lanes %lld/%lld active (%.1f%%)",
+                      static_cast<long long>(l.lanesActive), static_cast<long long>(l.lanes),
+                      100.0 * double(l.lanesActive) / double(l.lanes));
+        line += buf;
+        std::snprintf(buf, sizeof buf, " %3.0f%%", 100.0 * double(l.lanesActive) / double(l.lanes));
+        note += buf;
+        if (!l.lanesActive)
+          line += ": its mask is always false";
+      }
+      if (!l.programs)
+        line += ": never ran";
+      text += line + " [" + l.ops + "]\n";
+      if (l.file == spec.file)
+        report.coverageAnnotations[l.line] = note;
+    }
+  }
   if (err)
     return runErrorText(err->message);
   return std::nullopt;
@@ -225,6 +256,7 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
   spec.threads = o.threads;
   spec.dryRun = o.dryRun;
   spec.sanitize = o.sanitize;
+  spec.coverage = o.coverage || !o.coverageSource.empty();
   if (auto e = parseGrid(o.grid, spec.grid))
     return fail(*e);
   if (!o.trace.empty()) {
@@ -354,6 +386,22 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
     return 0;
   std::snprintf(line, sizeof(line), "launch: %.3f ms\n", report.launchMs);
   out << line;
+  out << report.coverageText;
+  if (!o.coverageSource.empty()) {
+    // The kernel's source, each line after its programs and active lanes.
+    std::ifstream in(spec.file);
+    std::ofstream cov(o.coverageSource);
+    if (!cov)
+      return fail("--coverage-source " + o.coverageSource + ": cannot write it");
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+      auto it = report.coverageAnnotations.find(n);
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%12s | ",
+                    it == report.coverageAnnotations.end() ? "" : it->second.c_str());
+      cov << buf << text << "\n";
+    }
+  }
   // A sanitizer's findings fail the run, after the outputs are saved.
   for (const std::string &r : report.sanitizerReports)
     err << r << "\n";

@@ -39,6 +39,8 @@ struct RunOptions {
   std::string sanitize; // interpreter sanitizers, comma-separated ("nan")
   std::string trace;    // [FILE:]LINE whose values to print
   std::vector<std::string> pids; // X[,Y[,Z]]: the programs traced
+  bool coverage = false;         // print which lines ran, with how many lanes
+  std::string coverageSource;    // write the kernel's source annotated so
 };
 
 /// Runs `tritium run`; returns the process exit status (0 or 1).
@@ -60,6 +62,7 @@ struct LaunchSpec {
   int traceLine = 0;     // --trace: the line (0: none), its file (or any)
   std::string traceFile; // and the programs (none given: (0, 0, 0))
   std::vector<std::array<int64_t, 3>> tracePids;
+  bool coverage = false;
 };
 
 struct LaunchReport {
@@ -68,6 +71,10 @@ struct LaunchReport {
   std::string printed; // device_print output
   std::vector<std::string> staticPrints;
   std::vector<std::string> sanitizerReports; // in program-id order
+  /// --coverage: the report, and per line of the kernel's file its
+  /// annotation ("64/64 75%").
+  std::string coverageText;
+  std::map<int, std::string> coverageAnnotations;
   bool launched = false;
 };
 

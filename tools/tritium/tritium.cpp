@@ -344,6 +344,11 @@ int main(int argc, char **argv) {
                      "[FILE:]LINE: print the values that line computes each time it runs "
                      "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
                      "loads as --");
+  runCmd->add_flag("--coverage", run.coverage,
+                   "print, per source line, how many programs ran it and how many lanes "
+                   "its masked loads and stores had active");
+  runCmd->add_option("--coverage-source", run.coverageSource,
+                     "PATH: write the kernel's source with those counts before each line");
   multi(runCmd->add_option("--pid", run.pids,
                            "X[,Y[,Z]]: a program --trace prints (repeatable)"));
   runCmd->add_option("--num-warps", run.numWarps, "warps per program")
