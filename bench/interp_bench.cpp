@@ -7,7 +7,11 @@
 // target for a 2-core development machine. A benchmark, not a test: it
 // never asserts a time and exits 0 unless a kernel fails to run.
 //
-// Usage: tritium-bench [--repeat N] [--threads T] [--only NAME]
+// Usage: tritium-bench [--repeat N] [--threads T] [--only NAME] [--sanitizers]
+//
+// --sanitizers adds, per kernel, the median launch time under each of the
+// interpreter's sanitizers (nan, race; uninit costs nothing here, as no
+// buffer is marked uninitialized) and its ratio to the plain launch.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Tritium.h"
@@ -60,6 +64,7 @@ struct Options {
   int repeat = 0; // 0: each case's own
   int threads = 0;
   std::string only;
+  bool sanitizers = false;
 };
 
 double medianOf(std::vector<double> v) {
@@ -79,14 +84,19 @@ int main(int argc, char **argv) {
       o.threads = std::atoi(argv[++i]);
     else if (a == "--only" && i + 1 < argc)
       o.only = argv[++i];
+    else if (a == "--sanitizers")
+      o.sanitizers = true;
     else {
-      std::fprintf(stderr, "usage: %s [--repeat N] [--threads T] [--only NAME]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--repeat N] [--threads T] [--only NAME] [--sanitizers]\n",
                    argv[0]);
       return 2;
     }
   }
   LaunchOptions lopts;
   lopts.threads = o.threads;
+  std::string sanitizerReports; // kept out of the table
+  lopts.sanitizeOut = &sanitizerReports;
   Compiler compiler;
   std::vector<Case> cases;
 
@@ -284,8 +294,34 @@ int main(int argc, char **argv) {
     std::printf("| %-20s | %-15s | %9.2f | %10.1f | %13s | %14s | %8s | %7s | %-6s |\n",
                 c.name, c.size, ms, std::max(0.0, firstMs - ms), rateText, triton, speedup,
                 target, ms <= c.targetMs ? "meets" : "misses");
+    if (o.sanitizers) {
+      for (const char *san : {"nan", "race"}) {
+        lopts.sanitize = san;
+        sanitizerReports.clear();
+        std::vector<double> st;
+        for (int r = 0; r < 3 && ok; ++r) {
+          auto t = Clock::now();
+          if (auto e = c.launch()) {
+            fail(*e);
+            ok = false;
+          }
+          st.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t).count());
+        }
+        lopts.sanitize.clear();
+        if (!ok)
+          break;
+        double sms = medianOf(st);
+        std::printf("|   %-18s | %-15s | %9.2f | %10s | %13s | %14s | %7.1fx | %7s | %-6s |\n",
+                    (std::string("sanitize ") + san).c_str(), c.size, sms, "",
+                    sanitizerReports.empty() ? "no reports" : "REPORTS", "", sms / ms, "",
+                    "");
+      }
+    }
   }
   std::printf("\nmedian of N timed launches after one warm-up launch (which compiles); "
               "\"target\" is the 2-core goal in ms, reported, not asserted.\n");
+  if (o.sanitizers)
+    std::printf("sanitize rows: median of 3 launches under that sanitizer, and its ratio to "
+                "the plain launch (race runs the programs on one thread).\n");
   return failures ? 1 : 0;
 }
