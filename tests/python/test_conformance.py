@@ -260,3 +260,20 @@ def test_timeout_names_the_case(tmp_path):
     assert r.returncode == 124
     assert "TIMEOUT example_matmul [interp] case 0" in r.stdout
     assert "replay: tritium check example_matmul --case 0" in r.stdout
+
+
+def test_corpus_runs_race_free_under_the_race_sanitizer(tmp_path):
+    # Every conformance kernel (atomics kernels included) on the interpreter
+    # with the race sanitizer on: no program pair is reported.
+    env_before = os.environ.get("TRITIUM_SANITIZE")
+    os.environ["TRITIUM_SANITIZE"] = "race"
+    try:
+        p = run_harness("--executors", "interp", "--report-dir", str(tmp_path))
+    finally:
+        if env_before is None:
+            del os.environ["TRITIUM_SANITIZE"]
+        else:
+            os.environ["TRITIUM_SANITIZE"] = env_before
+    assert p.returncode == 0, p.stdout[-3000:]
+    assert "0 failures" in p.stdout
+    assert "race sanitizer" not in p.stdout
