@@ -10,6 +10,7 @@ interpreter too (copied to the host and back).
 """
 
 from . import language
+from ._args import uninitialized
 from .autotuner import Autotuner, Config, autotune
 from .errors import (CompilationError, InterpreterError, OutOfResources,
                      TritonError, UnknownArgumentError)
@@ -44,4 +45,4 @@ __all__ = ["Autotuner", "CompilationError", "Config", "Heuristics",
            "InterpreterError", "JITFunction", "KernelInterface",
            "OutOfResources", "TritonError", "UnknownArgumentError",
            "autotune", "cdiv", "constexpr", "heuristics", "jit", "language",
-           "next_power_of_2", "testing"]
+           "next_power_of_2", "testing", "uninitialized"]

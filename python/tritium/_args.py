@@ -451,9 +451,34 @@ def _buffer(name, value):
                              itemsize), dt
 
 
+class Uninitialized:
+    """A tensor or array passed to a kernel whose contents are garbage until
+    the kernel writes them (what ``torch.empty`` returns): with
+    ``TRITIUM_SANITIZE=uninit`` the interpreter reports the first read of
+    each program of bytes nothing wrote. Made by ``tritium.uninitialized``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def uninitialized(value):
+    """Marks `value` (a tensor or array argument) as uninitialized for one
+    launch: ``kernel[grid](x, tritium.uninitialized(out), n)``."""
+    return Uninitialized(value)
+
+
 def _fill_arg(arg, name, value, no_specialize):
     """Converts one runtime argument into a C tritium_arg."""
     value = core._unwrap(value)
+    if isinstance(value, Uninitialized):
+        _fill_arg(arg, name, value.value, no_specialize)
+        if arg.kind != _capi.ARG_BUFFER:
+            raise TypeError("argument '%s': uninitialized() takes a tensor or array, got %s"
+                            % (name, type(value.value).__name__))
+        arg.flags |= _capi.ARG_UNINITIALIZED
+        return
     np = sys.modules.get("numpy")
     if np is not None and isinstance(value, np.generic):
         value = value.item()  # a numpy scalar is a scalar, not a buffer

@@ -192,6 +192,7 @@ tritium_status convertArg(const tritium_arg *args, size_t nargs, size_t &k,
                 name + ": unknown argument kind " + std::to_string(c.kind));
   }
   a.specialize = (c.flags & TRITIUM_ARG_NO_SPECIALIZE) == 0;
+  a.uninitialized = a.kind == tritium::Arg::Buffer && (c.flags & TRITIUM_ARG_UNINITIALIZED);
   return TRITIUM_OK;
 }
 

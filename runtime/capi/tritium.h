@@ -218,6 +218,9 @@ typedef enum tritium_arg_kind {
 #define TRITIUM_ARG_UNSIGNED 1u
 /* Triton's do_not_specialize: no `:16`, an int equal to 1 is not folded. */
 #define TRITIUM_ARG_NO_SPECIALIZE 2u
+/* BUFFER: garbage until the kernel writes it; the interpreter's "uninit"
+   sanitizer reports reads of bytes nothing wrote. */
+#define TRITIUM_ARG_UNINITIALIZED 4u
 
 /* One launch argument, for one runtime (non-constexpr) parameter. */
 typedef struct tritium_arg {

@@ -1,0 +1,80 @@
+"""The interpreter's sanitizers from Python: TRITIUM_SANITIZE=nan|uninit|race
+applies to every interpreter launch, reports go to stderr with the program
+id and the kernel's line, and tritium.uninitialized marks a buffer."""
+
+import numpy as np
+import pytest
+
+import triton
+import triton.language as tl
+import tritium
+
+
+@triton.jit
+def accumulate(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.load(out_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + offs, acc + 1.0, mask=offs < n)
+
+
+@triton.jit
+def log_then_scale(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    y = tl.log(tl.load(x_ptr + offs))
+    tl.store(out_ptr + offs, y * 0.0)
+
+
+@triton.jit
+def racy_sum(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * BLOCK + offs)
+    tl.store(out_ptr + offs, tl.load(out_ptr + offs) + x)
+
+
+def test_uninitialized_buffer_read_is_reported(monkeypatch, capfd):
+    monkeypatch.setenv("TRITIUM_SANITIZE", "uninit")
+    out = np.zeros(8, np.float32)
+    accumulate[(1,)](tritium.uninitialized(out), 8, BLOCK=8)
+    err = capfd.readouterr().err
+    assert ("uninitialized-read sanitizer: kernel accumulate, program (0, 0, 0), "
+            "%s:16: load lane 0 reads byte 0 of buffer 'out_ptr' (32 bytes), "
+            "which nothing has written" % __file__) in err
+    np.testing.assert_array_equal(out, np.ones(8, np.float32))
+    # Not marked, or masked off where it is: nothing to report.
+    accumulate[(1,)](out, 8, BLOCK=8)
+    accumulate[(1,)](tritium.uninitialized(out), 0, BLOCK=8)
+    assert "sanitizer" not in capfd.readouterr().err
+
+
+def test_uninitialized_takes_buffers_only():
+    with pytest.raises(TypeError, match="argument 'n': uninitialized.. takes a tensor"):
+        accumulate[(1,)](np.zeros(8, np.float32), tritium.uninitialized(8), BLOCK=8)
+
+
+def test_nan_origin_is_reported(monkeypatch, capfd):
+    monkeypatch.setenv("TRITIUM_SANITIZE", "nan")
+    x = np.ones(4, np.float32)
+    x[2] = 0
+    out = np.zeros(4, np.float32)
+    log_then_scale[(1,)](x, out, BLOCK=4)
+    assert np.isnan(out[2])
+    err = capfd.readouterr().err
+    assert "math.log made -inf at lane 2 from finite operands: 0" in err
+    assert err.count("sanitizer") == 1  # not the NaN the product made
+
+
+def test_race_is_reported_with_both_programs(monkeypatch, capfd):
+    monkeypatch.setenv("TRITIUM_SANITIZE", "race")
+    x = np.ones(8, np.float32)
+    out = np.zeros(4, np.float32)
+    racy_sum[(2,)](x, out, BLOCK=4)
+    err = capfd.readouterr().err
+    assert ("race sanitizer: kernel racy_sum: program (1, 0, 0) reads byte 0 of "
+            "buffer 'out_ptr' (16 bytes) at %s:31 (tile.load, lane 0); program "
+            "(0, 0, 0) wrote it at %s:31 (tile.store, lane 0)" % (__file__, __file__)) in err
+
+
+def test_unknown_sanitizer_is_an_error(monkeypatch):
+    monkeypatch.setenv("TRITIUM_SANITIZE", "nan,leaks")
+    with pytest.raises(Exception, match="unknown sanitizer 'leaks'"):
+        accumulate[(1,)](np.zeros(8, np.float32), 8, BLOCK=8)
