@@ -480,6 +480,15 @@ static std::optional<Error> ensureGpu(Specialization &sp, const std::string &ker
                                       const LaunchOptions &options) {
   if (sp.gpu && rt::cudaLoaded(*sp.gpu)) // loaded, not only cross-compiled
     return std::nullopt;
+  // The sanitizers are the interpreter's: said once, when a GPU kernel is
+  // first compiled with them asked for.
+  static bool told = false;
+  if (!told && (!options.sanitize.empty() || std::getenv("TRITIUM_SANITIZE"))) {
+    told = true;
+    std::fprintf(stderr, "tritium: note: sanitizers run on the interpreter; GPU launches "
+                         "ignore them (TRITIUM_INTERPRET=1 runs kernels on the "
+                         "interpreter)\n");
+  }
   sp.infoReady = false;
   auto compiled = rt::compileForCudaDevice(*sp.compiled.module, kernel,
                                            options.numWarps, options.numStages,
