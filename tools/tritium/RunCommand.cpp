@@ -360,6 +360,9 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
     checks.push_back(std::move(chk));
   }
 
+  if (!o.record.empty())
+    if (auto e = recordLaunch(o, values, o.record))
+      return fail(*e);
   LaunchReport report;
   auto error = compileAndLaunch(spec, values, report);
   for (auto &p : report.staticPrints)

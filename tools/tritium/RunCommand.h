@@ -41,7 +41,19 @@ struct RunOptions {
   std::vector<std::string> pids; // X[,Y[,Z]]: the programs traced
   bool coverage = false;         // print which lines ran, with how many lanes
   std::string coverageSource;    // write the kernel's source annotated so
+  std::string record;            // save the launch here for tritium replay
 };
+
+/// Saves what reruns the launch `o` describes, with its input buffers
+/// `values` as parsed (before the launch): DIR/kernel.py, DIR/NAME.npy per
+/// buffer (uninitialized ones as their empty: generator), and
+/// DIR/launch.args, one `tritium run` option per line.
+std::optional<std::string> recordLaunch(const RunOptions &o,
+                                        const std::vector<HostValue> &values,
+                                        const std::string &dir);
+/// Fills the launch part of `o` (file, kernel, grid, constexprs, arguments,
+/// warps, debug) from a recorded DIR; the rest of `o` stays as given.
+std::optional<std::string> readRecord(const std::string &dir, RunOptions &o);
 
 /// Runs `tritium run`; returns the process exit status (0 or 1).
 int runCommand(const RunOptions &options, std::ostream &out, std::ostream &err);

@@ -324,38 +324,52 @@ int main(int argc, char **argv) {
   multi(runCmd->add_option("--arg,-a", run.args,
                            "NAME=VALUE for a runtime parameter (repeatable)"));
   runCmd->add_option("--seed", run.seed, "seed of the generators (default 0)");
-  multi(runCmd->add_option("--save", run.saves,
-                           "NAME=out.npy: write a buffer after the run (repeatable)"));
-  multi(runCmd->add_option("--check", run.checks,
-                           "NAME=ref.npy: compare a buffer with a reference (repeatable)"));
-  runCmd->add_option("--rtol", run.rtol, "relative tolerance of --check");
-  runCmd->add_option("--atol", run.atol, "absolute tolerance of --check");
-  runCmd->add_flag("--deterministic", run.deterministic,
-                   "run programs in order, one at a time");
-  runCmd->add_option("--threads", run.threads, "worker threads (0: default)");
-  runCmd->add_option("--sanitize", run.sanitize,
-                     "interpreter sanitizers, comma-separated: nan (the first op of each "
-                     "program that turns finite operands into NaN or Inf), uninit (the first "
-                     "read of each program of empty: bytes nothing wrote), race (programs "
-                     "touching the same bytes, one storing, unordered by atomics; runs the "
-                     "programs in order); TRITIUM_SANITIZE adds its own; a report fails the "
-                     "run");
-  runCmd->add_option("--trace", run.trace,
-                     "[FILE:]LINE: print the values that line computes each time it runs "
-                     "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
-                     "loads as --");
-  runCmd->add_flag("--coverage", run.coverage,
-                   "print, per source line, how many programs ran it and how many lanes "
-                   "its masked loads and stores had active");
-  runCmd->add_option("--coverage-source", run.coverageSource,
-                     "PATH: write the kernel's source with those counts before each line");
-  multi(runCmd->add_option("--pid", run.pids,
-                           "X[,Y[,Z]]: a program --trace prints (repeatable)"));
+  // What a run observes and checks; `tritium replay` takes them too.
+  auto observe = [&multi](CLI::App *c, tritium::run::RunOptions &r) {
+    multi(c->add_option("--save", r.saves,
+                        "NAME=out.npy: write a buffer after the run (repeatable)"));
+    multi(c->add_option("--check", r.checks,
+                        "NAME=ref.npy: compare a buffer with a reference (repeatable)"));
+    c->add_option("--rtol", r.rtol, "relative tolerance of --check");
+    c->add_option("--atol", r.atol, "absolute tolerance of --check");
+    c->add_flag("--deterministic", r.deterministic,
+                "run programs in order, one at a time");
+    c->add_option("--threads", r.threads, "worker threads (0: default)");
+    c->add_option("--sanitize", r.sanitize,
+                  "interpreter sanitizers, comma-separated: nan (the first op of each "
+                  "program that turns finite operands into NaN or Inf), uninit (the first "
+                  "read of each program of empty: bytes nothing wrote), race (programs "
+                  "touching the same bytes, one storing, unordered by atomics; runs the "
+                  "programs in order); TRITIUM_SANITIZE adds its own; a report fails the "
+                  "run");
+    c->add_option("--trace", r.trace,
+                  "[FILE:]LINE: print the values that line computes each time it runs "
+                  "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
+                  "loads as --");
+    c->add_flag("--coverage", r.coverage,
+                "print, per source line, how many programs ran it and how many lanes "
+                "its masked loads and stores had active");
+    c->add_option("--coverage-source", r.coverageSource,
+                  "PATH: write the kernel's source with those counts before each line");
+    multi(c->add_option("--pid", r.pids,
+                        "X[,Y[,Z]]: a program --trace prints (repeatable)"));
+    c->add_flag("--dry-run", r.dryRun,
+                "bind and specialize the arguments and compile, but do not launch");
+  };
+  observe(runCmd, run);
+  runCmd->add_option("--record", run.record,
+                     "DIR: save the launch (the kernel's source, its options and every "
+                     "input buffer) for tritium replay DIR");
   runCmd->add_option("--num-warps", run.numWarps, "warps per program")
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   runCmd->add_flag("--debug", run.debug, "keep device_assert checks");
-  runCmd->add_flag("--dry-run", run.dryRun,
-                   "bind and specialize the arguments and compile, but do not launch");
+  tritium::run::RunOptions replay;
+  std::string replayDir;
+  auto *replayCmd = app.add_subcommand(
+      "replay", "rerun a launch tritium run --record saved, with the same inputs, "
+                "observed as run's options ask (--sanitize, --trace, --coverage, ...)");
+  replayCmd->add_option("dir", replayDir, "the --record directory")->required();
+  observe(replayCmd, replay);
   tritium::aot::AotOptions aot;
   auto *aotCmd = app.add_subcommand(
       "aot", "compile a kernel ahead of time into a C launcher (NAME.h, NAME.c) that "
@@ -389,6 +403,13 @@ int main(int argc, char **argv) {
     return tritium::check::runCheck(argv[0], checkCmd->remaining());
   if (runCmd->parsed())
     return tritium::run::runCommand(run, std::cout, std::cerr);
+  if (replayCmd->parsed()) {
+    if (auto e = tritium::run::readRecord(replayDir, replay)) {
+      std::cerr << "tritium: error: " << *e << "\n";
+      return 1;
+    }
+    return tritium::run::runCommand(replay, std::cout, std::cerr);
+  }
   if (aotCmd->parsed())
     return tritium::aot::runAot(aot, std::cerr);
   return runCompile(cmd);
