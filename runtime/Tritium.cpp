@@ -14,6 +14,7 @@
 #include "interpreter/Interpreter.h"
 #include "runtime/CudaLaunch.h"
 #include "runtime/KernelSource.h"
+#include "runtime/LaunchRecord.h"
 #include "runtime/Specialize.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,6 +28,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -205,6 +207,7 @@ public:
   Specialization *last = nullptr; // of the latest launch or warmup
   size_t compiles = 0;
   std::vector<std::string> staticPrints;
+  std::string sourceText; // the kernel file's text, for TRITIUM_RECORD
 
   std::optional<Error> bind(const std::vector<Arg> &args, std::vector<Arg> &bound) const;
   std::string entryFor(const Arg &a) const;
@@ -744,12 +747,50 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
   if (auto err = interp::sanitizersFromEnvironment(lopts.sanitize))
     return Error{*err, Error::Argument};
   std::vector<std::string> reports;
-  if (options.sanitizeOut)
-    lopts.reports = &reports;
-  if (auto err = (*spec)->kernel->launch(iargs, lopts, options.printOut))
+  lopts.reports = &reports;
+  // TRITIUM_RECORD: the buffers as they were before the launch, kept until
+  // it is known whether it failed or was flagged.
+  const char *recordRoot = std::getenv("TRITIUM_RECORD");
+  std::vector<std::vector<uint8_t>> before;
+  if (recordRoot && *recordRoot)
+    for (const Arg &a : bound)
+      if (a.kind == Arg::Buffer)
+        before.emplace_back(static_cast<const uint8_t *>(a.data),
+                            static_cast<const uint8_t *>(a.data) + a.bytes);
+  auto err = (*spec)->kernel->launch(iargs, lopts, options.printOut);
+  if (options.sanitizeOut) {
+    for (const std::string &r : reports)
+      *options.sanitizeOut += r + "\n";
+  } else {
+    // The first programs' reports in full, then how many more there were.
+    for (size_t i = 0; i < reports.size() && i < 8; ++i)
+      std::fprintf(stderr, "%s\n", reports[i].c_str());
+    if (reports.size() > 8)
+      std::fprintf(stderr, "sanitizer: %zu more programs reported (%zu in all)\n",
+                   reports.size() - 8, reports.size());
+  }
+  if (recordRoot && *recordRoot && (err || !reports.empty())) {
+    rt::LaunchToRecord l;
+    l.kernel = state_->src.kernel;
+    l.source = state_->sourceText;
+    l.grid = {grid.x, grid.y, grid.z};
+    l.numWarps = options.numWarps;
+    l.debug = state_->options.debug;
+    for (size_t i = 0; i < state_->src.params.size(); ++i)
+      if (state_->src.params[i].isConstexpr && !state_->constexprLits[i].empty())
+        l.constexprs.emplace_back(state_->src.params[i].name, state_->constexprLits[i]);
+    for (size_t k = 0; k < bound.size(); ++k)
+      l.args.emplace_back(state_->src.params[state_->runtime[k]].name, &bound[k]);
+    l.before = std::move(before);
+    auto dir = rt::writeLaunchRecord(recordRoot, l);
+    if (dir)
+      std::fprintf(stderr, "tritium: recorded the launch of %s in %s (tritium replay %s)\n",
+                   l.kernel.c_str(), dir->c_str(), dir->c_str());
+    else
+      std::fprintf(stderr, "tritium: %s\n", dir.error().message.c_str());
+  }
+  if (err)
     return Error{err->message, Error::Runtime};
-  for (const std::string &r : reports)
-    *options.sanitizeOut += r + "\n";
   return std::nullopt;
 }
 
@@ -782,6 +823,12 @@ Expected<Kernel> Compiler::Impl::prepare(const std::string &file, const std::str
   rt::KernelSource &src = state->src;
   if (auto err = rt::loadKernelSource(file, text, kernel, src))
     return Error{err->text, Error::Compile};
+  if (text) {
+    state->sourceText = *text;
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    state->sourceText.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   src.modules = modules;
   for (auto &[name, value] : constexprs) {
     auto it = std::find_if(src.params.begin(), src.params.end(),

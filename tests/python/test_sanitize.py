@@ -2,6 +2,9 @@
 applies to every interpreter launch, reports go to stderr with the program
 id and the kernel's line, and tritium.uninitialized marks a buffer."""
 
+import os
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -9,6 +12,16 @@ import triton
 import triton.language as tl
 import tritium
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def line_of(snippet):
+    """The line of this file where `snippet` first appears."""
+    with open(__file__) as f:
+        for n, line in enumerate(f, 1):
+            if snippet in line:
+                return n
+    raise AssertionError(snippet)
 
 @triton.jit
 def accumulate(out_ptr, n, BLOCK: tl.constexpr):
@@ -37,8 +50,8 @@ def test_uninitialized_buffer_read_is_reported(monkeypatch, capfd):
     accumulate[(1,)](tritium.uninitialized(out), 8, BLOCK=8)
     err = capfd.readouterr().err
     assert ("uninitialized-read sanitizer: kernel accumulate, program (0, 0, 0), "
-            "%s:16: load lane 0 reads byte 0 of buffer 'out_ptr' (32 bytes), "
-            "which nothing has written" % __file__) in err
+            "%s:%d: load lane 0 reads byte 0 of buffer 'out_ptr' (32 bytes), "
+            "which nothing has written" % (__file__, line_of("acc = tl.load(out_ptr"))) in err
     np.testing.assert_array_equal(out, np.ones(8, np.float32))
     # Not marked, or masked off where it is: nothing to report.
     accumulate[(1,)](out, 8, BLOCK=8)
@@ -70,11 +83,46 @@ def test_race_is_reported_with_both_programs(monkeypatch, capfd):
     racy_sum[(2,)](x, out, BLOCK=4)
     err = capfd.readouterr().err
     assert ("race sanitizer: kernel racy_sum: program (1, 0, 0) reads byte 0 of "
-            "buffer 'out_ptr' (16 bytes) at %s:31 (tile.load, lane 0); program "
-            "(0, 0, 0) wrote it at %s:31 (tile.store, lane 0)" % (__file__, __file__)) in err
+            "buffer 'out_ptr' (16 bytes) at %s:%d (tile.load, lane 0); program "
+            "(0, 0, 0) wrote it at %s:%d (tile.store, lane 0)"
+            % (__file__, line_of("+ x)"), __file__, line_of("+ x)"))) in err
 
 
 def test_unknown_sanitizer_is_an_error(monkeypatch):
     monkeypatch.setenv("TRITIUM_SANITIZE", "nan,leaks")
     with pytest.raises(Exception, match="unknown sanitizer 'leaks'"):
         accumulate[(1,)](np.zeros(8, np.float32), 8, BLOCK=8)
+
+
+@triton.jit
+def shifted_copy(x_ptr, out_ptr, n, SHIFT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs + SHIFT, mask=offs < n)  # the mask forgets SHIFT
+    tl.store(out_ptr + offs, x, mask=offs < n)
+
+
+def test_record_saves_a_failing_launch_for_replay(monkeypatch, tmp_path, capfd):
+    monkeypatch.setenv("TRITIUM_RECORD", str(tmp_path))
+    x = np.arange(16, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    shifted_copy[(2,)](x, out, 16, SHIFT=0, BLOCK=8)  # fine: nothing recorded
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(Exception, match="out-of-bounds load in kernel shifted_copy, "
+                                        r"program \(1, 0, 0\)"):
+        shifted_copy[(2,)](x, out, 16, SHIFT=2, BLOCK=8)
+    rec = tmp_path / "shifted_copy-1"
+    assert "recorded the launch of shifted_copy in %s" % rec in capfd.readouterr().err
+    args = (rec / "launch.args").read_text().splitlines()
+    assert args == ["kernel shifted_copy", "grid 2,1,1", "num-warps 4",
+                    "constexpr SHIFT=2", "constexpr BLOCK=8",
+                    "arg-file x_ptr=x_ptr.npy:f32", "arg-file out_ptr=out_ptr.npy:f32",
+                    "arg n=16"]
+    np.testing.assert_array_equal(np.load(rec / "x_ptr.npy"), x)
+    # The buffers as they were before the launch.
+    np.testing.assert_array_equal(np.load(rec / "out_ptr.npy"), x[:16])
+    binary = os.environ.get("TRITIUM_BIN") or os.path.join(ROOT, "build", "bin", "tritium")
+    if not os.path.exists(binary):
+        pytest.skip("no tritium binary to replay with (set TRITIUM_BIN)")
+    p = subprocess.run([binary, "replay", str(rec)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "out-of-bounds load in kernel shifted_copy, program (1, 0, 0)" in p.stderr
