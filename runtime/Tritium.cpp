@@ -13,6 +13,7 @@
 
 #include "interpreter/Interpreter.h"
 #include "runtime/CudaLaunch.h"
+#include "runtime/KernelState.h"
 #include "runtime/KernelSource.h"
 #include "runtime/LaunchRecord.h"
 #include "runtime/Specialize.h"
@@ -22,17 +23,15 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <fstream>
 #include <iterator>
 #include <sstream>
-#include <thread>
 
 using namespace tritium;
+using tritium::detail::Specialization;
 
 namespace {
 /// A default value written as a literal, as a launch argument.
@@ -165,68 +164,12 @@ void runtimeLeaves(const Arg &a, const std::string &name,
   out.push_back({&a, name});
 }
 
-struct Specialization {
-  rt::CompiledKernel compiled;
-  std::unique_ptr<interp::Kernel> kernel;
-  /// Why the interpreter cannot run it (inline assembly, say) when `kernel`
-  /// is null: a GPU launch still can, so this is reported on interpreter
-  /// launches only.
-  std::string interpError;
-  std::shared_ptr<rt::CudaCompiled> gpu; // compiled on the first GPU launch
-  unsigned gpuTarget = 0; // the compute capability `gpu` was cross-compiled for
-  std::string signature;
-  int numWarps = 4, numStages = 3;
-  CompiledInfo info; // filled by Kernel::lastCompiled
-  bool infoHasGpu = false, infoReady = false;
-};
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // KernelState
 //===----------------------------------------------------------------------===//
 
-class tritium::KernelState {
-public:
-  std::shared_ptr<mlir::MLIRContext> ctx;
-  rt::KernelSource src;
-  CompileOptions options;
-  /// Per parameter: the constexpr's literal (constexprs only).
-  std::vector<std::string> constexprLits;
-  /// Indices into src.params of the runtime parameters, in order.
-  std::vector<size_t> runtime;
-  /// Per runtime parameter: its default as an argument, if it has one.
-  std::vector<std::optional<Arg>> defaults;
-  /// Per runtime parameter: whether it was compiled as a pointer (known
-  /// after the first successful compile).
-  std::map<std::string, Specialization> cache;
-  /// The specializations of launches whose arguments are all plain
-  /// (buffers and scalars, none defaulted), by each argument's class and the
-  /// options: a repeated launch finds its specialization without building a
-  /// signature. (Entries point into `cache`, which never drops any.)
-  std::map<std::vector<uint64_t>, Specialization *> byClass;
-  Specialization *last = nullptr; // of the latest launch or warmup
-  size_t compiles = 0;
-  std::vector<std::string> staticPrints;
-  std::string sourceText; // the kernel file's text, for TRITIUM_RECORD
-
-  std::optional<Error> bind(const std::vector<Arg> &args, std::vector<Arg> &bound) const;
-  std::string entryFor(const Arg &a) const;
-  std::string signatureOf(const std::vector<Arg> &bound,
-                          std::optional<size_t> flip = std::nullopt) const;
-  Expected<Specialization *> specialize(const std::vector<Arg> &bound,
-                                        const LaunchOptions &options);
-  /// The specialization `sig` names (cached by it); `bound`, when given,
-  /// explains a failure by the arguments' kinds.
-  Expected<Specialization *> specializeSignature(const std::string &sig,
-                                                 const LaunchOptions &options,
-                                                 const std::vector<Arg> *bound);
-  std::string diagnoseKinds(const std::vector<Arg> &bound, const LaunchOptions &options);
-  /// The byClass key of `args` under `options`, when every argument is a
-  /// plain buffer or scalar and every runtime parameter has one; checks
-  /// buffers as bind does (an empty key sends the launch the general way).
-  std::vector<uint64_t> classKey(const std::vector<Arg> &args,
-                                 const LaunchOptions &options) const;
-};
 
 std::vector<uint64_t> KernelState::classKey(const std::vector<Arg> &args,
                                             const LaunchOptions &options) const {
@@ -536,110 +479,6 @@ Expected<std::string> Kernel::warmup(const std::vector<Arg> &args,
     if (auto err = ensureGpu(**spec, state_->src.kernel, options))
       return *err;
   return state_->signatureOf(bound);
-}
-
-std::vector<Expected<std::string>> tritium::warmupAll(const std::vector<WarmupJob> &jobs,
-                                                      unsigned threads) {
-  std::vector<Expected<std::string>> results;
-  results.reserve(jobs.size());
-  // 1. Specialize each job (tile IR, in the shared MLIR context) and start
-  // the GPU compiles it needs, once per specialization.
-  struct Pending {
-    Specialization *sp;
-    unsigned cc; // the target cross-compiled for; 0: the device
-    rt::CudaJobPtr job;
-    std::optional<Error> error;
-  };
-  std::vector<Pending> pending;
-  std::vector<std::optional<size_t>> pendingOf(jobs.size());
-  std::vector<Specialization *> lasts(jobs.size(), nullptr);
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const WarmupJob &j = jobs[i];
-    if (!j.kernel) {
-      results.push_back(Error{"warmup job " + std::to_string(i) + ": kernel is null",
-                              Error::Argument});
-      continue;
-    }
-    KernelState &st = *j.kernel->state_;
-    std::vector<Arg> bound;
-    if (auto err = st.bind(j.args, bound)) {
-      results.push_back(*err);
-      continue;
-    }
-    auto spec = st.specialize(bound, j.options);
-    if (!spec) {
-      results.push_back(spec.error());
-      continue;
-    }
-    Specialization &sp = **spec;
-    lasts[i] = &sp;
-    results.push_back(st.signatureOf(bound));
-    unsigned cc = j.cudaComputeCapability;
-    if (cc ? sp.gpu && sp.gpuTarget == cc
-           : j.options.device != Device::Cuda || (sp.gpu && rt::cudaLoaded(*sp.gpu)))
-      continue;
-    for (size_t k = 0; k < pending.size() && !pendingOf[i]; ++k)
-      if (pending[k].sp == &sp && pending[k].cc == cc)
-        pendingOf[i] = k;
-    if (pendingOf[i])
-      continue;
-    const LaunchOptions &o = j.options;
-    auto job = cc ? rt::prepareCudaTarget(*sp.compiled.module, st.src.kernel, cc, o.numWarps,
-                                          o.numStages, unsigned(o.maxnreg), o.enableFpFusion)
-                  : rt::prepareCudaDevice(*sp.compiled.module, st.src.kernel, o.numWarps,
-                                          o.numStages, unsigned(o.maxnreg), o.enableFpFusion);
-    pendingOf[i] = pending.size();
-    if (job)
-      pending.push_back({&sp, cc, std::move(*job), std::nullopt});
-    else
-      pending.push_back({&sp, cc, nullptr, job.error()});
-  }
-  // 2. Code generation and ptxas, several at once.
-  if (!threads)
-    threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min<unsigned>(threads, std::max<size_t>(pending.size(), 1));
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t k; (k = next++) < pending.size();) {
-      if (!pending[k].job)
-        continue;
-      // Nothing may escape a worker thread: an exception becomes the job's
-      // error.
-      try {
-        pending[k].error = rt::runCuda(*pending[k].job);
-      } catch (const std::exception &e) {
-        pending[k].error = Error{std::string("internal error: ") + e.what(), Error::Other};
-      } catch (...) {
-        pending[k].error = Error{"internal error", Error::Other};
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t)
-    pool.emplace_back(work);
-  work();
-  for (std::thread &t : pool)
-    t.join();
-  // 3. Load the modules, in order.
-  for (Pending &p : pending) {
-    if (p.error)
-      continue;
-    auto loaded = rt::finishCuda(*p.job);
-    if (!loaded) {
-      p.error = loaded.error();
-      continue;
-    }
-    p.sp->gpu = *loaded;
-    p.sp->gpuTarget = p.cc;
-    p.sp->infoReady = false;
-  }
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (pendingOf[i] && pending[*pendingOf[i]].error)
-      results[i] = *pending[*pendingOf[i]].error;
-    if (lasts[i])
-      jobs[i].kernel->state_->last = lasts[i];
-  }
-  return results;
 }
 
 const CompiledInfo *Kernel::lastCompiled() const {
