@@ -162,6 +162,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     f.nprog = {gx, gy, gz};
     f.checkNan = options.sanitize & SanitizeNan;
     f.trace = options.trace;
+    f.dump = options.dump;
     f.race = race.get();
     std::unique_ptr<CoverageCounts> local;
     if (coverage) {

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,23 @@ struct Coverage {
   std::vector<LineCoverage> lines; // by file, then line
 };
 
+/// --trace-all: every value one program computes, in the order its ops ran.
+struct DumpedValue {
+  std::string key;      // "file:line:col op", then " #1", " #2", ... on reruns
+  std::string npyDtype; // numpy's spelling ("<f4"; bf16 as "<u2", fp8 "|u1")
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+};
+struct DumpSpec {
+  std::array<int64_t, 3> pid{0, 0, 0};
+  std::vector<DumpedValue> values;
+  /// Values stop being kept past this many bytes (`truncated` says so).
+  size_t maxBytes = size_t(1) << 30;
+  size_t bytes = 0;
+  bool truncated = false;
+  std::map<std::string, int> seen; // runs of each key so far
+};
+
 /// What --trace prints: the values a source line computes (its ops whose
 /// results other lines use), for chosen programs, each time it runs.
 struct TraceSpec {
@@ -110,6 +128,8 @@ struct LaunchOptions {
   const TraceSpec *trace = nullptr;
   /// Filled with per-line coverage when set.
   Coverage *coverage = nullptr;
+  /// Filled with every value of one program when set.
+  DumpSpec *dump = nullptr;
 };
 
 /// The interpreter's sanitizers (LaunchOptions::sanitize).

@@ -368,6 +368,7 @@ public:
     op.name = o->getName().getStringRef().data();
     if (auto fl = findFileLoc(o->getLoc())) {
       op.line = int(fl.getLine());
+      op.locCol = lineColOf(o->getLoc());
       for (Value r : o->getResults()) {
         if (r.use_empty())
           op.lineOutput = true;

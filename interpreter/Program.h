@@ -33,6 +33,7 @@ class RaceState;
 struct CoverageCounts;
 struct Frame;
 struct TraceSpec;
+struct DumpSpec;
 struct Op;
 using Handler = void (*)(const Op &, Frame &);
 
@@ -61,6 +62,7 @@ struct Op {
   std::string loc; // "file:line"
   const char *name = "";
   int line = 0;            // the source line of `loc`
+  std::string locCol;      // "file:line:col" (--trace-all's keys)
   int32_t id = -1;         // index among the program's ops (coverage)
   /// Whether a result is used by an op of another line (or by none): what
   /// the line computes, as --trace shows it (not its intermediates).
@@ -121,6 +123,8 @@ struct Frame {
   std::string reports;
   /// --trace: the line whose values this launch prints (null: none).
   const TraceSpec *trace = nullptr;
+  /// --trace-all: where one program's values go (null: none).
+  DumpSpec *dump = nullptr;
 
   explicit Frame(const Program &p, Memory *m);
   template <class T> T *get(int s) const {
@@ -142,6 +146,10 @@ void checkNanOrigin(const Op &op, Frame &f);
 /// line) to the program's output when the program is one traced (Trace.cpp).
 void traceOp(const Op &op, Frame &f);
 
+/// --trace-all: keeps `op`'s results when this is the program dumped
+/// (Trace.cpp).
+void dumpOp(const Op &op, Frame &f);
+
 /// --coverage: counts that `op` ran in this program, and its active lanes
 /// (Coverage.cpp).
 void coverOp(const Op &op, Frame &f);
@@ -158,6 +166,8 @@ inline void runBlock(const Block &b, Frame &f) {
       traceOp(op, f);
     if (f.coverage)
       coverOp(op, f);
+    if (f.dump)
+      dumpOp(op, f);
   }
 }
 

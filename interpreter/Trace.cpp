@@ -111,4 +111,54 @@ void traceOp(const Op &op, Frame &f) {
   }
 }
 
+namespace {
+const char *npyDtypeOf(EK k) {
+  switch (k) {
+  case EK::I1: return "|b1";
+  case EK::I8: return "|i1";
+  case EK::I16: return "<i2";
+  case EK::I32: return "<i4";
+  case EK::I64: return "<i8";
+  case EK::F16: return "<f2";
+  case EK::BF16: return "<u2";
+  case EK::F32: return "<f4";
+  case EK::F64: return "<f8";
+  case EK::Ptr: return "<u8";
+  default: return "|u1"; // fp8
+  }
+}
+} // namespace
+
+void dumpOp(const Op &op, Frame &f) {
+  DumpSpec &d = *f.dump;
+  if (op.n < 0 || f.pid != d.pid || op.res.empty() || d.truncated)
+    return;
+  std::string base = op.locCol.empty() ? op.loc : op.locCol;
+  // The file's name, not its directories.
+  size_t slash = base.rfind('/', base.find(':'));
+  if (slash != std::string::npos)
+    base = base.substr(slash + 1);
+  base += std::string(" ") + op.name;
+  for (size_t k = 0; k < op.res.size(); ++k) {
+    std::string key = base + (op.res.size() > 1 ? "." + std::to_string(k) : "");
+    int run = d.seen[key]++;
+    if (run)
+      key += " #" + std::to_string(run);
+    int slot = op.res[k];
+    const SlotInfo &si = f.prog->slots[slot];
+    size_t bytes = size_t(si.elems) * elemBytes(si.kind);
+    if (d.bytes + bytes > d.maxBytes) {
+      d.truncated = true;
+      return;
+    }
+    DumpedValue v;
+    v.key = key;
+    v.npyDtype = npyDtypeOf(si.kind);
+    v.shape.assign(si.shape.begin(), si.shape.end());
+    v.bytes.assign(f.slot[slot], f.slot[slot] + bytes);
+    d.bytes += bytes;
+    d.values.push_back(std::move(v));
+  }
+}
+
 } // namespace tritium::interp

@@ -294,3 +294,95 @@ std::optional<std::string> tritium::rt::writeNpy(const std::string &path,
     return path + ": write failed";
   return std::nullopt;
 }
+
+namespace {
+uint32_t crc32(const std::string &data) {
+  static uint32_t table[256] = {};
+  static bool ready = false;
+  if (!ready) {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k)
+        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    ready = true;
+  }
+  uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : data)
+    c = table[(c ^ b) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+void put16(std::string &out, uint32_t v) {
+  out += char(v & 0xFF);
+  out += char(v >> 8 & 0xFF);
+}
+void put32(std::string &out, uint32_t v) {
+  put16(out, v & 0xFFFF);
+  put16(out, v >> 16);
+}
+} // namespace
+
+std::optional<std::string>
+tritium::rt::writeNpz(const std::string &path,
+                      const std::vector<std::pair<std::string, NpyArray>> &arrays) {
+  // Zip (stored entries, no compression; 32-bit sizes and offsets).
+  std::string zip, central;
+  for (const auto &[name, array] : arrays) {
+    if (array.itemSize() == 0)
+      return path + ": cannot write dtype '" + array.dtype + "' (" + name + ")";
+    std::string file = name + ".npy";
+    std::string data = serializeNpy(array);
+    if (zip.size() + data.size() > 0xFFFFFFF0u)
+      return path + ": over 4 GiB, which this writer does not support";
+    uint32_t crc = crc32(data), offset = uint32_t(zip.size());
+    std::string local = "PK\x03\x04";
+    put16(local, 20);            // version needed
+    put16(local, 0);             // flags
+    put16(local, 0);             // stored
+    put16(local, 0);             // time
+    put16(local, 0x21);          // date: 1980-01-01
+    put32(local, crc);
+    put32(local, uint32_t(data.size()));
+    put32(local, uint32_t(data.size()));
+    put16(local, uint32_t(file.size()));
+    put16(local, 0);             // extra
+    zip += local + file + data;
+    std::string entry = "PK\x01\x02";
+    put16(entry, 20);            // version made by
+    put16(entry, 20);
+    put16(entry, 0);
+    put16(entry, 0);
+    put16(entry, 0);
+    put16(entry, 0x21);
+    put32(entry, crc);
+    put32(entry, uint32_t(data.size()));
+    put32(entry, uint32_t(data.size()));
+    put16(entry, uint32_t(file.size()));
+    put16(entry, 0);             // extra
+    put16(entry, 0);             // comment
+    put16(entry, 0);             // disk
+    put16(entry, 0);             // internal attributes
+    put32(entry, 0);             // external attributes
+    put32(entry, offset);
+    central += entry + file;
+  }
+  if (arrays.size() > 0xFFFF)
+    return path + ": more than 65535 arrays, which this writer does not support";
+  std::string end = "PK\x05\x06";
+  put16(end, 0);
+  put16(end, 0);
+  put16(end, uint32_t(arrays.size()));
+  put16(end, uint32_t(arrays.size()));
+  put32(end, uint32_t(central.size()));
+  put32(end, uint32_t(zip.size()));
+  put16(end, 0);
+  std::ofstream out(path, std::ios::binary);
+  if (!out)
+    return path + ": cannot open file for writing";
+  out << zip << central << end;
+  if (!out.flush())
+    return path + ": write failed";
+  return std::nullopt;
+}

@@ -29,6 +29,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tritium::rt {
@@ -92,6 +93,11 @@ std::string serializeNpy(const NpyArray &array);
 
 /// Writes `array` as a version 1.0 .npy file.
 std::optional<std::string> writeNpy(const std::string &path, const NpyArray &array);
+
+/// Writes arrays as an .npz (a zip of NAME.npy entries, stored, as
+/// numpy.savez does); np.load(path)[NAME] reads each back.
+std::optional<std::string> writeNpz(const std::string &path,
+                                    const std::vector<std::pair<std::string, NpyArray>> &arrays);
 
 } // namespace tritium::rt
 

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -199,10 +200,33 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   interp::Coverage coverage;
   if (spec.coverage)
     lopts.coverage = &coverage;
+  interp::DumpSpec dump;
+  if (!spec.traceAll.empty()) {
+    dump.pid = spec.tracePids.empty() ? std::array<int64_t, 3>{0, 0, 0} : spec.tracePids[0];
+    lopts.dump = &dump;
+  }
   auto t1 = Clock::now();
   auto err = kernel->launch(iargs, lopts, &report.printed);
   report.launchMs = msSince(t1);
   report.launched = true;
+  if (!spec.traceAll.empty()) {
+    // Written even when the launch failed: the values up to the fault.
+    std::vector<std::pair<std::string, rt::NpyArray>> arrays;
+    for (interp::DumpedValue &v : dump.values) {
+      rt::NpyArray a;
+      a.dtype = v.npyDtype;
+      a.shape = v.shape;
+      a.allocate();
+      std::memcpy(a.data.data(), v.bytes.data(), std::min(a.data.size(), v.bytes.size()));
+      arrays.emplace_back(std::move(v.key), std::move(a));
+    }
+    if (auto e = rt::writeNpz(spec.traceAll, arrays))
+      return errorLine("--trace-all: " + *e);
+    report.printed += "trace-all: " + std::to_string(arrays.size()) + " values of program (" +
+                      std::to_string(dump.pid[0]) + ", " + std::to_string(dump.pid[1]) + ", " +
+                      std::to_string(dump.pid[2]) + ") in " + spec.traceAll +
+                      (dump.truncated ? " (stopped at 1 GiB)" : "") + "\n";
+  }
   if (spec.coverage && !err) {
     int64_t total = coverage.programs;
     std::string &text = report.coverageText;
@@ -271,9 +295,10 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
       return fail("--trace " + o.trace + ": expected [FILE:]LINE with a line number, e.g. "
                   "--trace 12 or --trace kernel.py:12");
     spec.traceLine = int(v);
-  } else if (!o.pids.empty()) {
+  } else if (!o.pids.empty() && o.traceAll.empty()) {
     return fail("--pid chooses the programs --trace prints; give --trace [FILE:]LINE too");
   }
+  spec.traceAll = o.traceAll;
   for (const std::string &p : o.pids) {
     std::array<int64_t, 3> pid{0, 0, 0};
     size_t start = 0;

@@ -42,6 +42,7 @@ struct RunOptions {
   bool coverage = false;         // print which lines ran, with how many lanes
   std::string coverageSource;    // write the kernel's source annotated so
   std::string record;            // save the launch here for tritium replay
+  std::string traceAll;          // write every value of one program here (.npz)
 };
 
 /// Saves what reruns the launch `o` describes, with its input buffers
@@ -75,6 +76,7 @@ struct LaunchSpec {
   std::string traceFile; // and the programs (none given: (0, 0, 0))
   std::vector<std::array<int64_t, 3>> tracePids;
   bool coverage = false;
+  std::string traceAll; // .npz of every value of tracePids[0] (or (0, 0, 0))
 };
 
 struct LaunchReport {

@@ -353,6 +353,9 @@ int main(int argc, char **argv) {
                   "PATH: write the kernel's source with those counts before each line");
     multi(c->add_option("--pid", r.pids,
                         "X[,Y[,Z]]: a program --trace prints (repeatable)"));
+    c->add_option("--trace-all", r.traceAll,
+                  "OUT.npz: every value program (0, 0, 0) (or the first --pid) computes, "
+                  "keyed \"file:line:col op\" (\" #k\" on reruns), for numpy.load");
     c->add_flag("--dry-run", r.dryRun,
                 "bind and specialize the arguments and compile, but do not launch");
   };
