@@ -10,8 +10,8 @@
 // Usage: tritium-bench [--repeat N] [--threads T] [--only NAME] [--sanitizers]
 //
 // --sanitizers adds, per kernel, the median launch time under each of the
-// interpreter's sanitizers (nan, race; uninit costs nothing here, as no
-// buffer is marked uninitialized) and its ratio to the plain launch.
+// interpreter's sanitizers (nan, overflow, race; uninit costs nothing here,
+// as no buffer is marked uninitialized) and its ratio to the plain launch.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Tritium.h"
@@ -295,7 +295,7 @@ int main(int argc, char **argv) {
                 c.name, c.size, ms, std::max(0.0, firstMs - ms), rateText, triton, speedup,
                 target, ms <= c.targetMs ? "meets" : "misses");
     if (o.sanitizers) {
-      for (const char *san : {"nan", "race"}) {
+      for (const char *san : {"nan", "overflow", "race"}) {
         lopts.sanitize = san;
         sanitizerReports.clear();
         std::vector<double> st;

@@ -432,6 +432,12 @@ TValue Emitter::binary(BinOpKind op, const TValue &a0, const TValue &c0,
   default:
     error(l, "unsupported operator");
   }
+  // Signed integer +, -, * the interpreter's overflow sanitizer checks (as
+  // Triton's sanitize_overflow does); unsigned ones wrap by definition.
+  if (r && t.isSigned() &&
+      (op == BinOpKind::Add || op == BinOpKind::Sub || op == BinOpKind::Mul))
+    if (Operation *def = r.getDefiningOp())
+      def->setAttr("tile.signed", b.getUnitAttr());
   return TValue::tensor(r, t, a.shape);
 }
 

@@ -161,6 +161,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     Frame f(prog, &mem);
     f.nprog = {gx, gy, gz};
     f.checkNan = options.sanitize & SanitizeNan;
+    f.checkOverflow = options.sanitize & SanitizeOverflow;
     f.trace = options.trace;
     f.dump = options.dump;
     f.race = race.get();
@@ -180,6 +181,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
       f.failed = false;
       f.nanReported = false;
       f.uninitReported = false;
+      f.overflowReported = false;
       f.raceReported = false;
       if (race)
         race->startProgram(lin);

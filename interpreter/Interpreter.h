@@ -146,6 +146,10 @@ enum Sanitizer : unsigned {
   /// reported. Programs run one after
   /// another while it is on.
   SanitizeRace = 4,
+  /// The first signed integer +, -, * of each program (Python's operators
+  /// on signed ints, as Triton's sanitize_overflow checks) whose result
+  /// does not fit its type: the lane and the operands.
+  SanitizeOverflow = 8,
 };
 
 /// Adds the sanitizers a comma-separated list names ("nan"; spaces and

@@ -416,6 +416,8 @@ public:
           return;
         }
         op.id = int32_t(prog.numOps++);
+        op.signedArith = isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(o) &&
+                         o->hasAttr("tile.signed") && op.n >= 0 && op.in.size() == 2;
         out.ops.push_back(std::move(op));
         return;
       }

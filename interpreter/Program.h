@@ -64,6 +64,9 @@ struct Op {
   int line = 0;            // the source line of `loc`
   std::string locCol;      // "file:line:col" (--trace-all's keys)
   int32_t id = -1;         // index among the program's ops (coverage)
+  /// A signed integer +, -, * from the kernel's source (tile.signed): the
+  /// overflow sanitizer checks it.
+  bool signedArith = false;
   /// Whether a result is used by an op of another line (or by none): what
   /// the line computes, as --trace shows it (not its intermediates).
   bool lineOutput = false;
@@ -113,6 +116,9 @@ struct Frame {
   bool nanReported = false;
   /// The uninitialized-read sanitizer reported this program already.
   bool uninitReported = false;
+  /// The overflow sanitizer: on, and whether this program reported already.
+  bool checkOverflow = false;
+  bool overflowReported = false;
   /// The race sanitizer's state (null: off) and whether it reported this
   /// program already.
   RaceState *race = nullptr;
@@ -142,6 +148,10 @@ inline int64_t Op::count(const Frame &f) const { return n < 0 ? f.lanes : n; }
 /// an infinity in a result where the operands were finite is reported.
 void checkNanOrigin(const Op &op, Frame &f);
 
+/// The overflow sanitizer's check after a signed integer +, -, * ran
+/// (Sanitize.cpp).
+void checkSignedOverflow(const Op &op, Frame &f);
+
 /// --trace: prints the results of `op` (a line's output at the traced
 /// line) to the program's output when the program is one traced (Trace.cpp).
 void traceOp(const Op &op, Frame &f);
@@ -162,6 +172,8 @@ inline void runBlock(const Block &b, Frame &f) {
       return;
     if (f.checkNan && !f.nanReported)
       checkNanOrigin(op, f);
+    if (op.signedArith && f.checkOverflow && !f.overflowReported)
+      checkSignedOverflow(op, f);
     if (f.trace && op.lineOutput)
       traceOp(op, f);
     if (f.coverage)

@@ -16,6 +16,7 @@
 #include "interpreter/Interpreter.h"
 #include "interpreter/Program.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -125,6 +126,48 @@ void checkNanOrigin(const Op &op, Frame &f) {
   }
 }
 
+void checkSignedOverflow(const Op &op, Frame &f) {
+  EK k = op.kind;
+  if (!isInt(k) || k == EK::I1)
+    return;
+  unsigned bits = elemBytes(k) * 8;
+  const int64_t lo = bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+  const int64_t hi = bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+  const auto &slots = f.prog->slots;
+  int a = op.in[0], b = op.in[1];
+  int64_t na = slots[a].elems, nb = slots[b].elems, n = slots[op.res[0]].elems;
+  const char *sym = !std::strcmp(op.name, "arith.addi")   ? "+"
+                    : !std::strcmp(op.name, "arith.subi") ? "-"
+                                                          : "*";
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t x = readInt(f.slot[a], na == n ? i : 0, k, true);
+    int64_t y = readInt(f.slot[b], nb == n ? i : 0, k, true);
+    __int128 r = *sym == '+'   ? __int128(x) + y
+                 : *sym == '-' ? __int128(x) - y
+                               : __int128(x) * y;
+    if (r >= lo && r <= hi)
+      continue;
+    auto text128 = [](__int128 v) {
+      bool neg = v < 0;
+      unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+      std::string s;
+      do {
+        s.insert(s.begin(), char('0' + int(u % 10)));
+        u /= 10;
+      } while (u);
+      return neg ? "-" + s : s;
+    };
+    if (!f.reports.empty())
+      f.reports += "\n";
+    f.reports += "integer-overflow sanitizer: kernel " + f.prog->kernelName + ", program " +
+                 f.pidText() + ", " + op.loc + ": " + op.name + " overflows " + kindName(k) +
+                 (n > 1 ? " at lane " + laneText(op, i) : std::string()) + ": " +
+                 std::to_string(x) + " " + sym + " " + std::to_string(y) + " = " + text128(r);
+    f.overflowReported = true;
+    return;
+  }
+}
+
 std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bits) {
   size_t start = 0;
   while (start <= list.size()) {
@@ -140,8 +183,11 @@ std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bi
       bits |= SanitizeUninit;
     else if (name == "race")
       bits |= SanitizeRace;
+    else if (name == "overflow")
+      bits |= SanitizeOverflow;
     else if (!name.empty())
-      return "unknown sanitizer '" + name + "' (the interpreter has: nan, uninit, race)";
+      return "unknown sanitizer '" + name +
+             "' (the interpreter has: nan, uninit, race, overflow)";
     start = end + 1;
   }
   return std::nullopt;

@@ -304,8 +304,9 @@ struct LaunchOptions {
   /// an infinity; "uninit" the first read of each program of bytes of an
   /// `uninitialized` buffer that nothing wrote; "race" two programs
   /// touching the same bytes, one with a plain store, that no atomic
-  /// release/acquire pair orders (the programs then run in order).
-  /// TRITIUM_SANITIZE adds its own. Reports go to
+  /// release/acquire pair orders (the programs then run in order);
+  /// "overflow" the first signed integer +, -, * of each program whose
+  /// result does not fit its type. TRITIUM_SANITIZE adds its own. Reports go to
   /// `sanitizeOut` (one per line, program-id order) or to stderr.
   std::string sanitize;
   std::string *sanitizeOut = nullptr;

@@ -46,8 +46,8 @@ def dtype_values(src, dst):
 
 # RUN: tritium compile %s --kernel runtime_cdiv --signature "*i32,i32,i32" | FileCheck %s --check-prefix=CHECK-CD
 # CHECK-CD-LABEL: func.func @runtime_cdiv
-# CHECK-CD: %[[S:.*]] = arith.addi %arg1, %arg2 : i32
-# CHECK-CD: %[[M:.*]] = arith.subi %[[S]], %{{.*}} : i32
+# CHECK-CD: %[[S:.*]] = arith.addi %arg1, %arg2{{( \{tile.signed\})?}} : i32
+# CHECK-CD: %[[M:.*]] = arith.subi %[[S]], %{{.*}}{{( \{tile.signed\})?}} : i32
 # CHECK-CD: %[[Q:.*]] = arith.divsi %[[M]], %arg2 : i32
 # CHECK-CD: %[[MIN:.*]] = arith.minsi %[[Q]], %{{.*}} : i32
 # CHECK-CD: %[[MAX:.*]] = arith.maxsi

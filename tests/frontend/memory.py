@@ -131,7 +131,7 @@ def bool_memory(B, C, N: tl.constexpr):
 # RUN: tritium compile %s --kernel block_pointer --signature "*fp16,i32,i32,i32,i32,32,16" --emit tile | FileCheck %s --check-prefix=CHECK-BPTR
 # CHECK-BPTR-LABEL: func.func @block_pointer(%arg0: !tile.ptr<f16>, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i32)
 # CHECK-BPTR: %[[PID:.*]] = tile.get_program_id x : i32
-# CHECK-BPTR: %[[ROW0:.*]] = arith.muli %[[PID]], %{{.*}} : i32
+# CHECK-BPTR: %[[ROW0:.*]] = arith.muli %[[PID]], %{{.*}}{{( \{tile.signed\})?}} : i32
 # CHECK-BPTR: %[[M:.*]] = arith.extsi %arg1 : i32 to i64
 # CHECK-BPTR: %[[K:.*]] = arith.extsi %arg2 : i32 to i64
 # CHECK-BPTR: %[[SM:.*]] = arith.extsi %arg3 : i32 to i64
@@ -140,7 +140,7 @@ def bool_memory(B, C, N: tl.constexpr):
 # CHECK-BPTR: %[[RR:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
 # CHECK-BPTR: %[[ROWS:.*]] = {{tile.reshape|tile.expand_dims}} %{{.*}} : tensor<32xi64> -> tensor<32x1xi64>
 # CHECK-BPTR: %[[SMS:.*]] = tile.splat %[[SM]] : tensor<32x1xi64>
-# CHECK-BPTR: %[[ROWOFF:.*]] = arith.muli %[[ROWS]], %[[SMS]] : tensor<32x1xi64>
+# CHECK-BPTR: %[[ROWOFF:.*]] = arith.muli %[[ROWS]], %[[SMS]]{{( \{tile.signed\})?}} : tensor<32x1xi64>
 # CHECK-BPTR: %[[BASE:.*]] = tile.splat %arg0 : tensor<32x1x!tile.ptr<f16>>
 # CHECK-BPTR: %[[RP:.*]] = tile.addptr %[[BASE]], %[[ROWOFF]] : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi64>
 # CHECK-BPTR: %[[RLO:.*]] = arith.cmpi sge, %[[ROWS]], %{{.*}} : tensor<32x1xi64>
@@ -151,7 +151,7 @@ def bool_memory(B, C, N: tl.constexpr):
 # CHECK-BPTR: %[[CR:.*]] = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
 # CHECK-BPTR: %[[COLS:.*]] = {{tile.reshape|tile.expand_dims}} %{{.*}} : tensor<16xi64> -> tensor<1x16xi64>
 # CHECK-BPTR: %[[SKS:.*]] = tile.splat %[[SK]] : tensor<1x16xi64>
-# CHECK-BPTR: %[[COLOFF:.*]] = arith.muli %[[COLS]], %[[SKS]] : tensor<1x16xi64>
+# CHECK-BPTR: %[[COLOFF:.*]] = arith.muli %[[COLS]], %[[SKS]]{{( \{tile.signed\})?}} : tensor<1x16xi64>
 # CHECK-BPTR: %[[RPB:.*]] = tile.broadcast %[[RP]] : tensor<32x1x!tile.ptr<f16>> -> tensor<32x16x!tile.ptr<f16>>
 # CHECK-BPTR: %[[COB:.*]] = tile.broadcast %[[COLOFF]] : tensor<1x16xi64> -> tensor<32x16xi64>
 # CHECK-BPTR: %[[PTRS:.*]] = tile.addptr %[[RPB]], %[[COB]] : tensor<32x16x!tile.ptr<f16>>, tensor<32x16xi64>
@@ -166,7 +166,7 @@ def bool_memory(B, C, N: tl.constexpr):
 # CHECK-BPTR: %[[A:.*]] = tile.load %[[PTRS]], %[[MASK]], %[[PAD]] : tensor<32x16x!tile.ptr<f16>>
 # tl.advance(p, (0, BK)): the column offset becomes 0 + 16.
 # CHECK-BPTR: %[[C16:.*]] = arith.constant 16 : i32
-# CHECK-BPTR: %[[COL1:.*]] = arith.addi %{{.*}}, %[[C16]] : i32
+# CHECK-BPTR: %[[COL1:.*]] = arith.addi %{{.*}}, %[[C16]]{{( \{tile.signed\})?}} : i32
 # The second load has no boundary_check, so no mask:
 # CHECK-BPTR: %[[B:.*]] = tile.load %{{.*}} : tensor<32x16x!tile.ptr<f16>>
 # CHECK-BPTR: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : tensor<32x16xf16>

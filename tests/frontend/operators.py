@@ -207,10 +207,10 @@ def int_floordiv_mod(A, B, C, D, N: tl.constexpr):
 # CHECK-INT-WIDTH: %[[C:.*]] = tile.load {{.*}} : tensor<64x!tile.ptr<i8>>
 # i32 with i64: sign-extend to i64.
 # CHECK-INT-WIDTH: %[[AW:.*]] = arith.extsi %[[A]] : tensor<64xi32> to tensor<64xi64>
-# CHECK-INT-WIDTH: arith.addi %[[AW]], %[[B]] : tensor<64xi64>
+# CHECK-INT-WIDTH: arith.addi %[[AW]], %[[B]]{{( \{tile.signed\})?}} : tensor<64xi64>
 # u8 with i32: the wider signed type wins, the u8 is zero-extended.
 # CHECK-INT-WIDTH: %[[CW:.*]] = arith.extui %[[C]] : tensor<64xi8> to tensor<64xi32>
-# CHECK-INT-WIDTH: arith.addi %[[CW]], %[[A]] : tensor<64xi32>
+# CHECK-INT-WIDTH: arith.addi %[[CW]], %[[A]]{{( \{tile.signed\})?}} : tensor<64xi32>
 @triton.jit
 def int_widths(A, B, C, N: tl.constexpr):
     offs = tl.arange(0, N)
@@ -330,11 +330,11 @@ def chained_compare(A, lo, hi, C, N: tl.constexpr):
 # x_i32 + 1 stays i32:
 # CHECK-LIT: %[[ONE32:.*]] = arith.constant 1 : i32
 # CHECK-LIT: %[[S1:.*]] = tile.splat %[[ONE32]] : tensor<64xi32>
-# CHECK-LIT: arith.addi %[[X32]], %[[S1]] : tensor<64xi32>
+# CHECK-LIT: arith.addi %[[X32]], %[[S1]]{{( \{tile.signed\})?}} : tensor<64xi32>
 # x_i8 + 1 stays i8:
 # CHECK-LIT: %[[ONE8:.*]] = arith.constant 1 : i8
 # CHECK-LIT: %[[S8:.*]] = tile.splat %[[ONE8]] : tensor<64xi8>
-# CHECK-LIT: arith.addi %[[X8]], %[[S8]] : tensor<64xi8>
+# CHECK-LIT: arith.addi %[[X8]], %[[S8]]{{( \{tile.signed\})?}} : tensor<64xi8>
 # x_i32 + 1.5: a float scalar is of a higher kind, so fp32:
 # CHECK-LIT: %[[XF:.*]] = arith.sitofp %[[X32]] : tensor<64xi32> to tensor<64xf32>
 # CHECK-LIT: %[[C15:.*]] = arith.constant 1.500000e+00 : f32
@@ -364,11 +364,11 @@ def literal_operands(A32, A8, AF, AH, N: tl.constexpr):
 # x_i8 + n_i32 is i32:
 # CHECK-SCALAR: %[[XW:.*]] = arith.extsi %[[X]] : tensor<4xi8> to tensor<4xi32>
 # CHECK-SCALAR: %[[NS:.*]] = tile.splat %arg1 : tensor<4xi32>
-# CHECK-SCALAR: arith.addi %[[XW]], %[[NS]] : tensor<4xi32>
+# CHECK-SCALAR: arith.addi %[[XW]], %[[NS]]{{( \{tile.signed\})?}} : tensor<4xi32>
 # x_i8 + N (constexpr 4) stays i8:
 # CHECK-SCALAR: %[[C4:.*]] = arith.constant 4 : i8
 # CHECK-SCALAR: %[[S4:.*]] = tile.splat %[[C4]] : tensor<4xi8>
-# CHECK-SCALAR: arith.addi %[[X]], %[[S4]] : tensor<4xi8>
+# CHECK-SCALAR: arith.addi %[[X]], %[[S4]]{{( \{tile.signed\})?}} : tensor<4xi8>
 @triton.jit
 def scalar_operands(A, n, C, N: tl.constexpr):
     offs = tl.arange(0, N)
@@ -479,7 +479,7 @@ def literal_in_both_branches(X, n):
 # RUN: tritium compile %s --kernel literal_in_loop --signature "*fp32,i32" --emit tile | FileCheck %s --check-prefix=CHECK-LIT-LOOP
 # CHECK-LIT-LOOP-LABEL: func.func @literal_in_loop(%arg0: !tile.ptr<f32>, %arg1: i32)
 # CHECK-LIT-LOOP: %[[ACC:.*]] = scf.for %[[I:.*]] = %{{.*}} to %arg1 step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (i32)  : i32 {
-# CHECK-LIT-LOOP: %[[NEXT:.*]] = arith.addi %[[A]], %[[I]] : i32
+# CHECK-LIT-LOOP: %[[NEXT:.*]] = arith.addi %[[A]], %[[I]]{{( \{tile.signed\})?}} : i32
 # CHECK-LIT-LOOP: scf.yield %[[NEXT]] : i32
 # CHECK-LIT-LOOP: %[[AF:.*]] = arith.sitofp %[[ACC]] : i32 to f32
 # CHECK-LIT-LOOP: tile.store %arg0, %[[AF]] : !tile.ptr<f32>
@@ -501,7 +501,7 @@ def literal_in_loop(X, n):
 # CHECK-PTR: %[[XS:.*]] = tile.splat %arg0 : tensor<64x!tile.ptr<f32>>
 # CHECK-PTR: %[[P:.*]] = tile.addptr %[[XS]], %[[OFFS]] : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
 # CHECK-PTR: %[[ZERO:.*]] = arith.constant 0 : i32
-# CHECK-PTR: %[[NEG:.*]] = arith.subi %[[ZERO]], %arg2 : i32
+# CHECK-PTR: %[[NEG:.*]] = arith.subi %[[ZERO]], %arg2{{( \{tile.signed\})?}} : i32
 # CHECK-PTR: %[[Q:.*]] = tile.addptr %arg1, %[[NEG]] : !tile.ptr<f32>, i32
 # CHECK-PTR: %[[V:.*]] = tile.load %[[Q]] : !tile.ptr<f32>
 # CHECK-PTR: %[[VS:.*]] = tile.splat %[[V]] : tensor<64xf32>
@@ -577,7 +577,7 @@ def logical_ops(A, C, N: tl.constexpr):
 # CHECK-UNARY: tile.store {{.*}}, %[[NA]]
 # -x on ints is 0 - x:
 # CHECK-UNARY: %[[Z:.*]] = arith.constant dense<0> : tensor<64xi32>
-# CHECK-UNARY: %[[NB:.*]] = arith.subi %[[Z]], %[[B]] : tensor<64xi32>
+# CHECK-UNARY: %[[NB:.*]] = arith.subi %[[Z]], %[[B]]{{( \{tile.signed\})?}} : tensor<64xi32>
 # CHECK-UNARY: tile.store {{.*}}, %[[NB]]
 # ~x is x xor -1:
 # CHECK-UNARY: %[[ONES:.*]] = arith.constant dense<-1> : tensor<64xi32>
@@ -605,7 +605,7 @@ def unary_ops(A, B, C, N: tl.constexpr):
 # Scalar arithmetic on runtime ints stays scalar (no splat).
 # RUN: tritium compile %s --kernel scalar_arith --signature "*i32,i32,i32" --emit tile | FileCheck %s --check-prefix=CHECK-SCALAR-ARITH
 # CHECK-SCALAR-ARITH-LABEL: func.func @scalar_arith(%arg0: !tile.ptr<i32>, %arg1: i32, %arg2: i32)
-# CHECK-SCALAR-ARITH: %[[M:.*]] = arith.muli %arg1, %arg2 : i32
+# CHECK-SCALAR-ARITH: %[[M:.*]] = arith.muli %arg1, %arg2{{( \{tile.signed\})?}} : i32
 # CHECK-SCALAR-ARITH: %[[Q:.*]] = arith.divsi %[[M]], %arg2 : i32
 # CHECK-SCALAR-ARITH: %[[R:.*]] = arith.remsi %[[Q]], %arg1 : i32
 # CHECK-SCALAR-ARITH: tile.store %arg0, %[[R]] : !tile.ptr<i32>

@@ -104,7 +104,7 @@ def uniform(out_ptr):
 # CHECK-RAND-SAME: %[[SEED:[^:]*]]: i32)
 # CHECK-RAND: %[[OFF:.*]] = tile.make_range
 # counters: (offset, 0, 0, 0) with 0 = offset * 0
-# CHECK-RAND: %[[ZERO:.*]] = arith.muli %[[OFF]], %{{.*}} : tensor<16xi32>
+# CHECK-RAND: %[[ZERO:.*]] = arith.muli %[[OFF]], %{{.*}}{{( \{tile.signed\})?}} : tensor<16xi32>
 # keys from the seed as uint64
 # CHECK-RAND: %[[S64:.*]] = arith.extsi %[[SEED]] : i32 to i64
 # CHECK-RAND: %[[SH:.*]] = arith.shrui %[[S64]], %{{.*}} : i64
@@ -126,18 +126,18 @@ def uniform(out_ptr):
 # CHECK-RAND: %[[K1S:.*]] = tile.splat %[[K1]] : tensor<16xi32>
 # CHECK-RAND: arith.xori %[[X2]], %[[K1S]] : tensor<16xi32>
 # c1 = B * c2, c3 = A * c0, then the keys advance
-# CHECK-RAND: arith.muli %{{.*}}, %[[ZERO]] : tensor<16xi32>
-# CHECK-RAND: arith.muli %{{.*}}, %[[OFF]] : tensor<16xi32>
-# CHECK-RAND: arith.addi %[[K0]], %{{.*}} : i32
-# CHECK-RAND: arith.addi %[[K1]], %{{.*}} : i32
+# CHECK-RAND: arith.muli %{{.*}}, %[[ZERO]]{{( \{tile.signed\})?}} : tensor<16xi32>
+# CHECK-RAND: arith.muli %{{.*}}, %[[OFF]]{{( \{tile.signed\})?}} : tensor<16xi32>
+# CHECK-RAND: arith.addi %[[K0]], %{{.*}}{{( \{tile.signed\})?}} : i32
+# CHECK-RAND: arith.addi %[[K1]], %{{.*}}{{( \{tile.signed\})?}} : i32
 # ten rounds in all
 # CHECK-RAND-COUNT-18: tile.mulhiui
 # CHECK-RAND-NOT: tile.mulhiui
 # uint_to_uniform_float
 # (the uint32 -> int32 bitcast changes no bits and emits nothing)
 # CHECK-RAND: %[[NEG:.*]] = arith.cmpi slt, %[[I:.*]], %{{.*}} : tensor<16xi32>
-# CHECK-RAND: %[[MINUS:.*]] = arith.subi %{{.*}}, %[[I]] : tensor<16xi32>
-# CHECK-RAND: %[[FOLD:.*]] = arith.subi %[[MINUS]], %{{.*}} : tensor<16xi32>
+# CHECK-RAND: %[[MINUS:.*]] = arith.subi %{{.*}}, %[[I]]{{( \{tile.signed\})?}} : tensor<16xi32>
+# CHECK-RAND: %[[FOLD:.*]] = arith.subi %[[MINUS]], %{{.*}}{{( \{tile.signed\})?}} : tensor<16xi32>
 # CHECK-RAND: %[[SEL:.*]] = arith.select %[[NEG]], %[[FOLD]], %[[I]] : tensor<16xi1>, tensor<16xi32>
 # CHECK-RAND: %[[F:.*]] = arith.sitofp %[[SEL]] : tensor<16xi32> to tensor<16xf32>
 # CHECK-RAND: %[[SC:.*]] = arith.constant 4.6566126E-10 : f32
@@ -213,7 +213,7 @@ def normal(out_ptr, seed, N: tl.constexpr):
 # CHECK-P64: tile.broadcast %[[K1]] : tensor<1xi64> -> tensor<16xi64>
 # CHECK-P64: arith.constant -7046029254386353131 : i64
 # CHECK-P64: arith.constant -4942790177534073029 : i64
-# CHECK-P64: arith.addi %[[K1]], %{{.*}} : tensor<1xi64>
+# CHECK-P64: arith.addi %[[K1]], %{{.*}}{{( \{tile.signed\})?}} : tensor<1xi64>
 @triton.jit
 def philox64(out_ptr, seed, N: tl.constexpr):
     offs = tl.arange(0, N).to(tl.uint64)

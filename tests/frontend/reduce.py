@@ -62,7 +62,7 @@ def sum_kernel(x_ptr, y_ptr, N: tl.constexpr):
 # CHECK-WIDEN: %[[A:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<i8>>
 # CHECK-WIDEN: %[[AW:.*]] = arith.extsi %[[A]] : tensor<16xi8> to tensor<16xi32>
 # CHECK-WIDEN: tile.reduce(%[[AW]]) axis = 0
-# CHECK-WIDEN: arith.addi %{{.*}}, %{{.*}} : i32
+# CHECK-WIDEN: arith.addi %{{.*}}, %{{.*}}{{( \{tile.signed\})?}} : i32
 # CHECK-WIDEN: %[[B:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<i16>>
 # CHECK-WIDEN: %[[BW:.*]] = arith.extui %[[B]] : tensor<16xi16> to tensor<16xi32>
 # CHECK-WIDEN: tile.reduce(%[[BW]]) axis = 0
@@ -188,7 +188,7 @@ def custom_reduce(x_ptr, y_ptr, N: tl.constexpr):
 # CHECK-SCAN: %[[A:.*]] = tile.load %{{.*}} : tensor<16x!tile.ptr<i8>>
 # CHECK-SCAN: %[[AW:.*]] = arith.extsi %[[A]] : tensor<16xi8> to tensor<16xi32>
 # CHECK-SCAN: tile.scan(%[[AW]]) axis = 0 reverse = false {
-# CHECK-SCAN: arith.addi %{{.*}}, %{{.*}} : i32
+# CHECK-SCAN: arith.addi %{{.*}}, %{{.*}}{{( \{tile.signed\})?}} : i32
 # CHECK-SCAN-NEXT: tile.scan.return
 # CHECK-SCAN: } : (tensor<16xi32>) -> tensor<16xi32>
 # CHECK-SCAN: %[[X:.*]] = tile.load %{{.*}} : tensor<16x16x!tile.ptr<f32>>
@@ -222,7 +222,7 @@ def scans(a_ptr, x_ptr, N: tl.constexpr):
 # CHECK-PERM: %[[JR:.*]] = tile.reshape %[[J]] : tensor<16xi32> -> tensor<16x1xi32>
 # CHECK-PERM: %[[C15:.*]] = arith.constant 15 : i32
 # CHECK-PERM: %[[S15:.*]] = tile.splat %[[C15]] : tensor<16x1xi32>
-# CHECK-PERM: %[[REV:.*]] = arith.subi %[[S15]], %[[JR]] : tensor<16x1xi32>
+# CHECK-PERM: %[[REV:.*]] = arith.subi %[[S15]], %[[JR]]{{( \{tile.signed\})?}} : tensor<16x1xi32>
 # CHECK-PERM: %[[RB:.*]] = tile.broadcast %[[REV]] : tensor<16x1xi32> -> tensor<16x16xi32>
 # CHECK-PERM: tile.gather %[[X]][%[[RB]]] {axis = 0 : i32} : (tensor<16x16xf32>, tensor<16x16xi32>) -> tensor<16x16xf32>
 # CHECK-PERM: tile.gather %[[X]][%{{.*}}] {axis = 1 : i32} : (tensor<16x16xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>

@@ -14,7 +14,7 @@ import triton.language as tl
 # CHECK-NONE: %[[RN:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
 # CHECK-NONE: %[[COL:.*]] = tile.expand_dims %[[RM]] {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
 # CHECK-NONE: %[[STRIDE:.*]] = tile.splat %{{.*}} : tensor<16x1xi32>
-# CHECK-NONE: %[[ROWOFF:.*]] = arith.muli %[[COL]], %[[STRIDE]] : tensor<16x1xi32>
+# CHECK-NONE: %[[ROWOFF:.*]] = arith.muli %[[COL]], %[[STRIDE]]{{( \{tile.signed\})?}} : tensor<16x1xi32>
 # CHECK-NONE: %[[BASE:.*]] = tile.splat %arg0 : tensor<16x1x!tile.ptr<f32>>
 # CHECK-NONE: %[[ROWPTR:.*]] = tile.addptr %[[BASE]], %[[ROWOFF]] : tensor<16x1x!tile.ptr<f32>>, tensor<16x1xi32>
 # CHECK-NONE: %[[ROW:.*]] = tile.expand_dims %[[RN]] {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>

@@ -11,7 +11,7 @@ import triton.language as tl
 # CHECK-S-SAME: %arg3: i64, %arg4: i32, %arg5: f32)
 # CHECK-S-SAME: attributes {tile.kernel, tile.num_warps = 4 : i32}
 # CHECK-S: tile.make_range {end = 1024 : i32, start = 0 : i32}
-# CHECK-S: arith.muli %arg2, %{{.*}} : i32
+# CHECK-S: arith.muli %arg2, %{{.*}}{{( \{tile.signed\})?}} : i32
 @triton.jit
 def spec(a, b, n, big, stride, u, scale, BLOCK: tl.constexpr, FLAG: tl.constexpr):
     offs = tl.arange(0, BLOCK)

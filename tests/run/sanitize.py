@@ -26,7 +26,7 @@
 # RUN: not tritium run %s --kernel div2d --grid 1 --sanitize nan,races \
 # RUN:   --arg a_ptr=ones:f32[16] --arg b_ptr=zeros:f32[16] --arg out_ptr=zeros:f32[16] \
 # RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-UNKNOWN
-# CHECK-UNKNOWN: tritium: error: --sanitize: unknown sanitizer 'races' (the interpreter has: nan, uninit, race)
+# CHECK-UNKNOWN: tritium: error: --sanitize: unknown sanitizer 'races' (the interpreter has: nan, uninit, race, overflow)
 
 # `--sanitize uninit`: `empty:` buffers are garbage until written; the first
 # read of each program of bytes nothing wrote is reported at the load.
@@ -73,6 +73,17 @@
 # CHECK-MIXED: race sanitizer: kernel store_vs_atomic: program (1, 0, 0) writes byte 0 of buffer 'x_ptr' (4 bytes) at {{.*}} (tile.store, lane 0); program (0, 0, 0) updated it at {{.*}} (tile.atomic_rmw, lane 0)
 # RUN: tritium run %s --kernel store_vs_atomic --grid 2 --sanitize race \
 # RUN:   --arg x_ptr=zeros:i32[1] --constexpr PLAIN_STORE=False 2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
+
+# `--sanitize overflow`: the first signed integer +, -, * of each program
+# whose result does not fit its type (an i32 row offset that wraps).
+# RUN: not tritium run %s --kernel row_offsets --grid 3 --sanitize overflow \
+# RUN:   --arg x_ptr=zeros:i32[24] --arg stride=1073741824 --constexpr BLOCK=8 \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-OVERFLOW
+# CHECK-OVERFLOW: integer-overflow sanitizer: kernel row_offsets, program (2, 0, 0), {{.*}}sanitize.py:{{[0-9]+}}: arith.muli overflows i32: 2 * 1073741824 = 2147483648
+# CHECK-OVERFLOW-NEXT: tritium: error: the sanitizer reported 1 program
+# RUN: tritium run %s --kernel row_offsets --grid 3 --sanitize overflow \
+# RUN:   --arg x_ptr=zeros:i32[24] --arg stride=1024 --constexpr BLOCK=8 \
+# RUN:   2>&1 | FileCheck %s --check-prefix=CHECK-CLEAN
 
 import triton
 import triton.language as tl
@@ -146,3 +157,10 @@ def store_vs_atomic(x_ptr, PLAIN_STORE: tl.constexpr):
         tl.store(x_ptr, 5)
     else:
         tl.store(x_ptr + 0 * tl.load(x_ptr), 0, mask=False)
+
+
+@triton.jit
+def row_offsets(x_ptr, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    start = row * stride
+    tl.store(x_ptr + row * BLOCK + tl.arange(0, BLOCK), start + tl.arange(0, BLOCK))

@@ -448,7 +448,7 @@ def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
   auto err = k->launch(Grid{1}, args, o);
   REQUIRE(err);
   CHECK(err->kind == Error::Argument);
-  CHECK(err->message == "sanitize: unknown sanitizer 'races' (the interpreter has: nan, uninit, race)");
+  CHECK(err->message == "sanitize: unknown sanitizer 'races' (the interpreter has: nan, uninit, race, overflow)");
 }
 
 TEST_CASE("api: the uninit sanitizer reports reads of buffers nothing wrote", "[api]") {

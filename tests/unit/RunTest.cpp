@@ -31,12 +31,12 @@ HostValue arg(const std::string &name, const std::string &text, uint64_t seed = 
 
 double at(const HostValue &v, size_t i) { return loadElement(v.array, *v.elem, i); }
 
-/// Runs with the NaN/Inf sanitizer and requires success and a clean run
-/// (the examples never make a NaN or an infinity from finite values);
-/// returns the report.
+/// Runs with the NaN/Inf and integer-overflow sanitizers and requires
+/// success and a clean run (the examples never make a NaN or an infinity
+/// from finite values, nor overflow a signed integer); returns the report.
 LaunchReport launch(LaunchSpec spec, std::vector<HostValue> &args) {
   LaunchReport report;
-  spec.sanitize = "nan";
+  spec.sanitize = "nan,overflow";
   auto err = compileAndLaunch(spec, args, report);
   INFO(err.value_or(""));
   REQUIRE(!err);

@@ -340,8 +340,9 @@ int main(int argc, char **argv) {
                   "program that turns finite operands into NaN or Inf), uninit (the first "
                   "read of each program of empty: bytes nothing wrote), race (programs "
                   "touching the same bytes, one storing, unordered by atomics; runs the "
-                  "programs in order); TRITIUM_SANITIZE adds its own; a report fails the "
-                  "run");
+                  "programs in order), overflow (the first signed integer +, -, * of each "
+                  "program that overflows); TRITIUM_SANITIZE adds its own; a report fails "
+                  "the run");
     c->add_option("--trace", r.trace,
                   "[FILE:]LINE: print the values that line computes each time it runs "
                   "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
