@@ -13,6 +13,7 @@
 #include "interpreter/Memory.h"
 #include "interpreter/Program.h"
 #include "interpreter/Coverage.h"
+#include "interpreter/Debugger.h"
 #include "interpreter/Race.h"
 
 #include "ir/TileDialect.h"
@@ -141,6 +142,8 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
 #endif
   if (total < threads)
     threads = std::max<int64_t>(total, 1);
+  if (options.debugger)
+    threads = 1; // programs in order, stopped from the terminal
   // The race sanitizer runs the programs in order on one thread.
   std::unique_ptr<RaceState> race;
   if (options.sanitize & SanitizeRace) {
@@ -164,6 +167,7 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     f.checkOverflow = options.sanitize & SanitizeOverflow;
     f.trace = options.trace;
     f.dump = options.dump;
+    f.debugger = options.debugger;
     f.race = race.get();
     std::unique_ptr<CoverageCounts> local;
     if (coverage) {
@@ -185,6 +189,8 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
       f.raceReported = false;
       if (race)
         race->startProgram(lin);
+      if (f.debugger)
+        f.debugger->startProgram(lin, prog.numOps);
       f.lanes = 1;
       runBlock(prog.body, f);
       if (!f.printOut.empty() || f.failed || !f.reports.empty()) {

@@ -130,6 +130,8 @@ struct LaunchOptions {
   Coverage *coverage = nullptr;
   /// Filled with every value of one program when set.
   DumpSpec *dump = nullptr;
+  /// tritium debug (Debugger.h): programs run in order on one thread.
+  class Debugger *debugger = nullptr;
 };
 
 /// The interpreter's sanitizers (LaunchOptions::sanitize).

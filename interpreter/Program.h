@@ -30,6 +30,7 @@ namespace tritium::interp {
 
 class Memory;
 class RaceState;
+class Debugger;
 struct CoverageCounts;
 struct Frame;
 struct TraceSpec;
@@ -131,6 +132,8 @@ struct Frame {
   const TraceSpec *trace = nullptr;
   /// --trace-all: where one program's values go (null: none).
   DumpSpec *dump = nullptr;
+  /// tritium debug: consulted before and after each op (null: none).
+  Debugger *debugger = nullptr;
 
   explicit Frame(const Program &p, Memory *m);
   template <class T> T *get(int s) const {
@@ -152,6 +155,10 @@ void checkNanOrigin(const Op &op, Frame &f);
 /// (Sanitize.cpp).
 void checkSignedOverflow(const Op &op, Frame &f);
 
+/// Result `result` of `op` as --trace and the debugger show it: its op
+/// name, type, and values shaped as the tile (masked-off load lanes "--").
+std::string formatValue(const Op &op, size_t result, const Frame &f);
+
 /// --trace: prints the results of `op` (a line's output at the traced
 /// line) to the program's output when the program is one traced (Trace.cpp).
 void traceOp(const Op &op, Frame &f);
@@ -165,8 +172,16 @@ void dumpOp(const Op &op, Frame &f);
 void coverOp(const Op &op, Frame &f);
 
 /// Runs the ops of a block until one fails.
+void debugBefore(const Op &op, Frame &f); // Debugger.cpp
+void debugAfter(const Op &op, Frame &f);
+
 inline void runBlock(const Block &b, Frame &f) {
   for (const Op &op : b.ops) {
+    if (f.debugger) {
+      debugBefore(op, f);
+      if (f.failed)
+        return;
+    }
     op.fn(op, f);
     if (f.failed)
       return;
@@ -180,6 +195,8 @@ inline void runBlock(const Block &b, Frame &f) {
       coverOp(op, f);
     if (f.dump)
       dumpOp(op, f);
+    if (f.debugger)
+      debugAfter(op, f);
   }
 }
 

@@ -84,31 +84,35 @@ bool traced(const TraceSpec &t, const Op &op, const Frame &f) {
 }
 } // namespace
 
+std::string formatValue(const Op &op, size_t result, const Frame &f) {
+  int slot = op.res[result];
+  const SlotInfo &si = f.prog->slots[slot];
+  // A load's mask (op.a) says which lanes it read.
+  const uint8_t *mask = nullptr;
+  if (result == 0 && !std::strcmp(op.name, "tile.load") && op.a >= 0)
+    mask = f.get<uint8_t>(op.a);
+  std::string out = std::string(op.name);
+  if (op.res.size() > 1)
+    out += " result " + std::to_string(result);
+  out += " (" + std::string(kindName(si.kind));
+  for (size_t d = 0; d < si.shape.size(); ++d)
+    out += (d ? ", " : "[") + std::to_string(si.shape[d]) + (d + 1 == si.shape.size() ? "]" : "");
+  out += ")\n";
+  if (si.shape.empty()) {
+    out += elementText(f, slot, 0);
+  } else {
+    auto strides = rowMajorStrides(si.shape);
+    formatDim(out, f, slot, mask, si.shape, strides, 0, 0);
+  }
+  return out;
+}
+
 void traceOp(const Op &op, Frame &f) {
   if (!traced(*f.trace, op, f))
     return;
-  // A load's mask (op.a) says which lanes it read.
-  const uint8_t *mask = nullptr;
-  if (!std::strcmp(op.name, "tile.load") && op.a >= 0)
-    mask = f.get<uint8_t>(op.a);
-  for (size_t k = 0; k < op.res.size(); ++k) {
-    int slot = op.res[k];
-    const SlotInfo &si = f.prog->slots[slot];
-    std::string out = "trace " + op.loc + " program " + f.pidText() + ": " + op.name;
-    if (op.res.size() > 1)
-      out += " result " + std::to_string(k);
-    out += " (" + std::string(kindName(si.kind));
-    for (size_t d = 0; d < si.shape.size(); ++d)
-      out += (d ? ", " : "[") + std::to_string(si.shape[d]) + (d + 1 == si.shape.size() ? "]" : "");
-    out += ")\n";
-    if (si.shape.empty()) {
-      out += elementText(f, slot, 0);
-    } else {
-      auto strides = rowMajorStrides(si.shape);
-      formatDim(out, f, slot, k == 0 ? mask : nullptr, si.shape, strides, 0, 0);
-    }
-    f.printOut += out + "\n";
-  }
+  for (size_t k = 0; k < op.res.size(); ++k)
+    f.printOut += "trace " + op.loc + " program " + f.pidText() + ": " +
+                  formatValue(op, k, f) + "\n";
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include "mlir/IR/MLIRContext.h"
 
 #ifdef TRITIUM_HAVE_INTERPRETER
+#include "interpreter/Debugger.h"
 #include "interpreter/Interpreter.h"
 #endif
 
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -200,6 +202,9 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   interp::Coverage coverage;
   if (spec.coverage)
     lopts.coverage = &coverage;
+  interp::Debugger debugger(std::cin, std::cout);
+  if (spec.interactive)
+    lopts.debugger = &debugger;
   interp::DumpSpec dump;
   if (!spec.traceAll.empty()) {
     dump.pid = spec.tracePids.empty() ? std::array<int64_t, 3>{0, 0, 0} : spec.tracePids[0];
@@ -299,6 +304,7 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
     return fail("--pid chooses the programs --trace prints; give --trace [FILE:]LINE too");
   }
   spec.traceAll = o.traceAll;
+  spec.interactive = o.interactive;
   for (const std::string &p : o.pids) {
     std::array<int64_t, 3> pid{0, 0, 0};
     size_t start = 0;

@@ -43,6 +43,7 @@ struct RunOptions {
   std::string coverageSource;    // write the kernel's source annotated so
   std::string record;            // save the launch here for tritium replay
   std::string traceAll;          // write every value of one program here (.npz)
+  bool interactive = false;      // tritium debug: commands from stdin
 };
 
 /// Saves what reruns the launch `o` describes, with its input buffers
@@ -77,6 +78,7 @@ struct LaunchSpec {
   std::vector<std::array<int64_t, 3>> tracePids;
   bool coverage = false;
   std::string traceAll; // .npz of every value of tracePids[0] (or (0, 0, 0))
+  bool interactive = false; // tritium debug
 };
 
 struct LaunchReport {

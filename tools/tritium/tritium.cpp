@@ -313,17 +313,23 @@ int main(int argc, char **argv) {
                   "i16 i32 i64 u8 u16 u32 u64 bool.\ndevice: ") +
       (tritium::run::interpreterAvailable() ? "interpreter\n"
                                             : "none (built without the interpreter)\n"));
-  runCmd->add_option("file", run.file, "Python file with the kernel")->required();
-  runCmd->add_option("--kernel,-k", run.kernel, "kernel (function) name")->required();
-  runCmd->add_option("--grid,-g", run.grid, "grid size X[,Y[,Z]]")->required();
   auto multi = [](CLI::Option *opt) {
     opt->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
-  multi(runCmd->add_option("--constexpr,-c", run.constexprs,
-                           "NAME=V for a tl.constexpr parameter (repeatable)"));
-  multi(runCmd->add_option("--arg,-a", run.args,
-                           "NAME=VALUE for a runtime parameter (repeatable)"));
-  runCmd->add_option("--seed", run.seed, "seed of the generators (default 0)");
+  // What a launch is: the kernel, its grid and its arguments (run, debug).
+  auto launch = [&multi](CLI::App *c, tritium::run::RunOptions &r) {
+    c->add_option("file", r.file, "Python file with the kernel")->required();
+    c->add_option("--kernel,-k", r.kernel, "kernel (function) name")->required();
+    c->add_option("--grid,-g", r.grid, "grid size X[,Y[,Z]]")->required();
+    multi(c->add_option("--constexpr,-c", r.constexprs,
+                        "NAME=V for a tl.constexpr parameter (repeatable)"));
+    multi(c->add_option("--arg,-a", r.args, "NAME=VALUE for a runtime parameter (repeatable)"));
+    c->add_option("--seed", r.seed, "seed of the generators (default 0)");
+    c->add_option("--num-warps", r.numWarps, "warps per program")
+        ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+    c->add_flag("--debug", r.debug, "keep device_assert checks");
+  };
+  launch(runCmd, run);
   // What a run observes and checks; `tritium replay` takes them too.
   auto observe = [&multi](CLI::App *c, tritium::run::RunOptions &r) {
     multi(c->add_option("--save", r.saves,
@@ -364,9 +370,6 @@ int main(int argc, char **argv) {
   runCmd->add_option("--record", run.record,
                      "DIR: save the launch (the kernel's source, its options and every "
                      "input buffer) for tritium replay DIR");
-  runCmd->add_option("--num-warps", run.numWarps, "warps per program")
-      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
-  runCmd->add_flag("--debug", run.debug, "keep device_assert checks");
   tritium::run::RunOptions replay;
   std::string replayDir;
   auto *replayCmd = app.add_subcommand(
@@ -374,6 +377,13 @@ int main(int argc, char **argv) {
                 "observed as run's options ask (--sanitize, --trace, --coverage, ...)");
   replayCmd->add_option("dir", replayDir, "the --record directory")->required();
   observe(replayCmd, replay);
+  tritium::run::RunOptions debugRun;
+  auto *debugCmd = app.add_subcommand(
+      "debug", "run a kernel on the interpreter, stopping before its first op for "
+               "commands: break LINE [if pid == (X, Y, Z)], continue, step, next, "
+               "print LINE, where, delete, quit (same arguments as run)");
+  launch(debugCmd, debugRun);
+  observe(debugCmd, debugRun);
   tritium::aot::AotOptions aot;
   auto *aotCmd = app.add_subcommand(
       "aot", "compile a kernel ahead of time into a C launcher (NAME.h, NAME.c) that "
@@ -407,6 +417,10 @@ int main(int argc, char **argv) {
     return tritium::check::runCheck(argv[0], checkCmd->remaining());
   if (runCmd->parsed())
     return tritium::run::runCommand(run, std::cout, std::cerr);
+  if (debugCmd->parsed()) {
+    debugRun.interactive = true;
+    return tritium::run::runCommand(debugRun, std::cout, std::cerr);
+  }
   if (replayCmd->parsed()) {
     if (auto e = tritium::run::readRecord(replayDir, replay)) {
       std::cerr << "tritium: error: " << *e << "\n";

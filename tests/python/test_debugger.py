@@ -1,0 +1,105 @@
+"""`tritium debug`, driven through a pseudo-terminal: it stops before the
+first op of program (0, 0, 0); breakpoints (with a pid condition), continue,
+step, next, print LINE and where; quit stops the launch."""
+
+import os
+import pty
+import select
+import subprocess
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("TRITIUM_BIN") or os.path.join(ROOT, "build", "bin", "tritium")
+
+KERNEL = '''import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(2):
+        acc += x * (i + 1)
+    tl.store(out_ptr + offs, acc, mask=offs < n)
+'''
+
+
+class Session:
+    """tritium debug on a pseudo-terminal."""
+
+    def __init__(self, src):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            [BINARY, "debug", str(src), "-k", "k", "-g", "2", "--arg", "x_ptr=ones:f32[12]",
+             "--arg", "out_ptr=zeros:f32[16]", "--arg", "n=12", "--constexpr", "BLOCK=8"],
+            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+        os.close(slave)
+
+    def read_until(self, marker, timeout=20):
+        out = b""
+        end = time.time() + timeout
+        while marker.encode() not in out:
+            left = end - time.time()
+            assert left > 0, "no %r in %r" % (marker, out)
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+        return out.decode().replace("\r\n", "\n")
+
+    def send(self, line):
+        os.write(self.master, (line + "\n").encode())
+        # The echo of the line, then what it printed up to the next prompt.
+        return self.read_until("(tritium) ").split("\n", 1)[-1]
+
+    def close(self):
+        self.proc.wait(timeout=20)
+        os.close(self.master)
+        return self.proc.returncode
+
+
+@pytest.mark.skipif(not os.path.exists(BINARY), reason="no tritium binary (set TRITIUM_BIN)")
+def test_breakpoint_step_next_print_continue(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(KERNEL)
+    s = Session(src)
+    first = s.read_until("(tritium) ")
+    assert "program (0, 0, 0), %s:7: before tile.get_program_id" % src in first
+    assert "breakpoint 1 at line 11 if pid == (1, 0, 0)" in s.send(
+        "break 11 if pid == (1, 0, 0)")
+    out = s.send("continue")
+    assert "program (1, 0, 0), %s:11: before" % src in out
+    out = s.send("print 8")
+    assert "tile.load (f32[8])\n[1, 1, 1, 1, --, --, --, --]" in out
+    assert "line 11 has computed nothing in program (1, 0, 0) yet" in s.send("print 11")
+    out = s.send("step")
+    assert "program (1, 0, 0), %s:11: before" % src in out
+    assert "program (1, 0, 0), %s:12: before" % src in s.send("next")
+    assert "arith.addf (f32[8])\n[3, 3, 3, 3, 0, 0, 0, 0]" in s.send("print 11")
+    assert "program (1, 0, 0), %s:12" % src in s.send("where")
+    assert "unknown command 'frobnicate'" in s.send("frobnicate")
+    os.write(s.master, b"continue\n")
+    rest = s.read_until("launch:")
+    assert "kernel k grid [2, 1, 1]" in rest
+    assert s.close() == 0
+
+
+@pytest.mark.skipif(not os.path.exists(BINARY), reason="no tritium binary (set TRITIUM_BIN)")
+def test_quit_stops_the_launch(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(KERNEL)
+    s = Session(src)
+    s.read_until("(tritium) ")
+    os.write(s.master, b"quit\n")
+    out = s.read_until("debugger quit")
+    assert "the debugger quit before tile.get_program_id" in out
+    assert s.close() == 1
