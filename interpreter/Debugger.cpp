@@ -3,9 +3,9 @@
 // See Debugger.h. Stops are decided before an op runs: at every op while
 // stepping, at the first op of another line (or program) for `next`, and
 // at the first op of a breakpoint's line, in a program its condition
-// accepts, for `continue`. `print LINE` shows what the ops of that line
-// computed the last time they ran in this program: their value slots still
-// hold it.
+// accepts, for `continue`; and after an op a sanitizer reported on.
+// `print LINE` shows what every op of that line computed the last time it
+// ran in this program (its value slot still holds it).
 //
 //===----------------------------------------------------------------------===//
 #include "interpreter/Debugger.h"
@@ -23,12 +23,25 @@ void debugAfter(const Op &op, Frame &f) { f.debugger->afterOp(op, f); }
 void Debugger::startProgram(int64_t lin, size_t numOps) {
   ranIn_.resize(numOps, -1);
   ops_.resize(numOps, nullptr);
+  reportsSeen_ = 0;
   (void)lin;
 }
 
 void Debugger::afterOp(const Op &op, Frame &f) {
   if (op.id >= 0)
     ranIn_[size_t(op.id)] = f.lin;
+  // A sanitizer report: shown now, and the next op stops (whatever the
+  // mode, unless the session quit or its input ended).
+  if (f.reports.size() > reportsSeen_) {
+    std::string fresh = f.reports.substr(reportsSeen_);
+    if (!fresh.empty() && fresh[0] == '\n')
+      fresh.erase(0, 1);
+    reportsSeen_ = f.reports.size();
+    if (mode_ != Mode::Finish) {
+      out_ << fresh << "\n";
+      mode_ = Mode::Step;
+    }
+  }
 }
 
 bool Debugger::shouldStop(const Op &op, const Frame &f) {
@@ -66,7 +79,7 @@ void Debugger::beforeOp(const Op &op, Frame &f) {
 void Debugger::printLine(int line, Frame &f) {
   bool any = false;
   for (const Op *op : ops_)
-    if (op && op->line == line && op->lineOutput && ranIn_[size_t(op->id)] == f.lin)
+    if (op && op->line == line && ranIn_[size_t(op->id)] == f.lin)
       for (size_t k = 0; k < op->res.size(); ++k) {
         out_ << op->loc << ": " << formatValue(*op, k, f) << "\n";
         any = true;

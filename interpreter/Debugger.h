@@ -4,7 +4,7 @@
 // another, and before each op the debugger may stop and read commands
 // (break LINE [if pid == (X, Y, Z)], continue, step, next, print LINE,
 // where, delete, quit, help). It stops first before the first op of
-// program (0, 0, 0).
+// program (0, 0, 0), and after any op a sanitizer reports.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_INTERPRETER_DEBUGGER_H
@@ -52,6 +52,7 @@ private:
   int stoppedLine_ = -1;  // where the last stop was
   std::vector<int64_t> ranIn_; // per op id: the program that last ran it
   std::vector<const Op *> ops_; // per op id, once seen
+  size_t reportsSeen_ = 0;      // of this program's sanitizer reports
 };
 
 } // namespace tritium::interp

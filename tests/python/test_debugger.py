@@ -103,3 +103,26 @@ def test_quit_stops_the_launch(tmp_path):
     out = s.read_until("debugger quit")
     assert "the debugger quit before tile.get_program_id" in out
     assert s.close() == 1
+
+
+@pytest.mark.skipif(not os.path.exists(BINARY), reason="no tritium binary (set TRITIUM_BIN)")
+def test_continue_stops_at_the_next_sanitizer_report(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(KERNEL.replace("acc += x * (i + 1)", "acc += tl.log(x - 1.0) * (i + 1)"))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [BINARY, "debug", str(src), "-k", "k", "-g", "2", "--sanitize", "nan",
+         "--arg", "x_ptr=ones:f32[12]", "--arg", "out_ptr=zeros:f32[16]", "--arg", "n=12",
+         "--constexpr", "BLOCK=8"], stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    s = Session.__new__(Session)
+    s.master, s.proc = master, proc
+    s.read_until("(tritium) ")
+    out = s.send("continue")
+    assert ("NaN/Inf sanitizer: kernel k, program (0, 0, 0), %s:11: math.log made -inf at "
+            "lane 0 from finite operands: 0" % src) in out
+    assert "program (0, 0, 0), %s:11: before" % src in out
+    assert "math.log (f32[8])\n[-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf]" in s.send("print 11")
+    os.write(master, b"quit\n")
+    s.read_until("debugger quit")
+    assert s.close() == 1
