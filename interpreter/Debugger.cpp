@@ -31,7 +31,7 @@ void Debugger::afterOp(const Op &op, Frame &f) {
   if (op.id >= 0)
     ranIn_[size_t(op.id)] = f.lin;
   // A sanitizer report: shown now, and the next op stops (whatever the
-  // mode, unless the session quit or its input ended).
+  // mode, unless the user quit or the input ended).
   if (f.reports.size() > reportsSeen_) {
     std::string fresh = f.reports.substr(reportsSeen_);
     if (!fresh.empty() && fresh[0] == '\n')

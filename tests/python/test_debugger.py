@@ -28,7 +28,7 @@ def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 '''
 
 
-class Session:
+class DebugTerminal:
     """tritium debug on a pseudo-terminal."""
 
     def __init__(self, src):
@@ -71,7 +71,7 @@ class Session:
 def test_breakpoint_step_next_print_continue(tmp_path):
     src = tmp_path / "k.py"
     src.write_text(KERNEL)
-    s = Session(src)
+    s = DebugTerminal(src)
     first = s.read_until("(tritium) ")
     assert "program (0, 0, 0), %s:7: before tile.get_program_id" % src in first
     assert "breakpoint 1 at line 11 if pid == (1, 0, 0)" in s.send(
@@ -97,7 +97,7 @@ def test_breakpoint_step_next_print_continue(tmp_path):
 def test_quit_stops_the_launch(tmp_path):
     src = tmp_path / "k.py"
     src.write_text(KERNEL)
-    s = Session(src)
+    s = DebugTerminal(src)
     s.read_until("(tritium) ")
     os.write(s.master, b"quit\n")
     out = s.read_until("debugger quit")
@@ -115,7 +115,7 @@ def test_continue_stops_at_the_next_sanitizer_report(tmp_path):
          "--arg", "x_ptr=ones:f32[12]", "--arg", "out_ptr=zeros:f32[16]", "--arg", "n=12",
          "--constexpr", "BLOCK=8"], stdin=slave, stdout=slave, stderr=slave, close_fds=True)
     os.close(slave)
-    s = Session.__new__(Session)
+    s = DebugTerminal.__new__(DebugTerminal)
     s.master, s.proc = master, proc
     s.read_until("(tritium) ")
     out = s.send("continue")
