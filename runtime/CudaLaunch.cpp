@@ -181,13 +181,9 @@ std::string targetArch(unsigned cc) {
   return "sm_" + std::to_string(cc) + (cc >= 90 ? "a" : "");
 }
 
-/// prepareCuda, runCuda and finishCuda in a row.
+/// The rest of a compile a prepare step started: runCuda, then finishCuda.
 Expected<std::shared_ptr<tritium::rt::CudaCompiled>>
-compileCuda(mlir::ModuleOp module, const std::string &kernel, unsigned cc,
-            const std::string &arch, tritium::cuda::CudaDevice *dev, unsigned numWarps,
-            unsigned numStages, unsigned maxRegisters, bool fpFusion) {
-  auto job = prepareCuda(module, kernel, cc, arch, dev, numWarps, numStages, maxRegisters,
-                         fpFusion);
+completeCuda(Expected<tritium::rt::CudaJobPtr> job) {
   if (!job)
     return job.error();
   if (auto err = tritium::rt::runCuda(**job))
@@ -268,20 +264,16 @@ Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaDevice(mlir::ModuleOp module, const std::string &kernel,
                                   unsigned numWarps, unsigned numStages,
                                   unsigned maxRegisters, bool fpFusion) {
-  std::string why;
-  cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
-  if (!dev)
-    return Error{"no CUDA device: " + why, Error::Runtime};
-  return compileCuda(module, kernel, dev->computeCapability(), dev->arch(), dev, numWarps,
-                     numStages, maxRegisters, fpFusion);
+  return completeCuda(
+      prepareCudaDevice(module, kernel, numWarps, numStages, maxRegisters, fpFusion));
 }
 
 Expected<std::shared_ptr<CudaCompiled>>
 tritium::rt::compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel,
                                   unsigned cc, unsigned numWarps, unsigned numStages,
                                   unsigned maxRegisters, bool fpFusion) {
-  return compileCuda(module, kernel, cc, targetArch(cc), nullptr, numWarps, numStages,
-                     maxRegisters, fpFusion);
+  return completeCuda(
+      prepareCudaTarget(module, kernel, cc, numWarps, numStages, maxRegisters, fpFusion));
 }
 
 Expected<CudaJobPtr>
