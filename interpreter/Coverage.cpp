@@ -10,7 +10,6 @@
 
 #include "interpreter/Program.h"
 
-#include <cstring>
 #include <map>
 #include <set>
 
@@ -23,29 +22,24 @@ void coverOp(const Op &op, Frame &f) {
     c.lastProgram[id] = f.lin;
     ++c.programs[id];
   }
-  if (op.a >= 0 && op.n > 0 &&
-      (!std::strcmp(op.name, "tile.load") || !std::strcmp(op.name, "tile.store") ||
-       !std::strcmp(op.name, "tile.atomic_rmw"))) {
+  if (op.maskedAccess) {
     const uint8_t *m = f.get<uint8_t>(op.a);
     int64_t active = 0;
     for (int64_t i = 0; i < op.n; ++i)
       active += m[i] != 0;
     c.lanesActive[id] += active;
     c.lanes[id] += op.n;
-    c.masked[id] = true;
   }
 }
 
 CoverageCounts::CoverageCounts(size_t numOps)
-    : programs(numOps, 0), lastProgram(numOps, -1), lanesActive(numOps, 0), lanes(numOps, 0),
-      masked(numOps, false) {}
+    : programs(numOps, 0), lastProgram(numOps, -1), lanesActive(numOps, 0), lanes(numOps, 0) {}
 
 void CoverageCounts::add(const CoverageCounts &o) {
   for (size_t i = 0; i < programs.size(); ++i) {
     programs[i] += o.programs[i];
     lanesActive[i] += o.lanesActive[i];
     lanes[i] += o.lanes[i];
-    masked[i] = masked[i] || o.masked[i];
   }
 }
 

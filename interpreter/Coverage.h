@@ -15,7 +15,6 @@ struct Program;
 struct CoverageCounts {
   explicit CoverageCounts(size_t numOps);
   std::vector<int64_t> programs, lastProgram, lanesActive, lanes;
-  std::vector<bool> masked;
   /// Adds another thread's counts.
   void add(const CoverageCounts &other);
   /// Folds the counts into lines.

@@ -17,9 +17,6 @@
 
 namespace tritium::interp {
 
-void debugBefore(const Op &op, Frame &f) { f.debugger->beforeOp(op, f); }
-void debugAfter(const Op &op, Frame &f) { f.debugger->afterOp(op, f); }
-
 void Debugger::startProgram(int64_t lin, size_t numOps) {
   ranIn_.resize(numOps, -1);
   ops_.resize(numOps, nullptr);

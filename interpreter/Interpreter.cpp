@@ -174,6 +174,8 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
       local = std::make_unique<CoverageCounts>(prog.numOps);
       f.coverage = local.get();
     }
+    f.observed = f.checkNan || f.checkOverflow || f.trace || f.coverage || f.dump ||
+                 f.debugger;
     for (size_t i = 0; i < args.size(); ++i)
       (void)writeArg(f, prog, i, args[i]);
 #pragma omp for schedule(dynamic, chunk)

@@ -416,8 +416,14 @@ public:
           return;
         }
         op.id = int32_t(prog.numOps++);
-        op.signedArith = isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(o) &&
-                         o->hasAttr("tile.signed") && op.n >= 0 && op.in.size() == 2;
+        if (o->hasAttr("tile.signed") && op.n >= 0 && op.in.size() == 2)
+          op.signedArith = isa<arith::AddIOp>(o)   ? '+'
+                           : isa<arith::SubIOp>(o) ? '-'
+                           : isa<arith::MulIOp>(o) ? '*'
+                                                   : 0;
+        op.nanCheck = nanCheckable(op, prog.slots);
+        op.maskedAccess = op.a >= 0 && op.n > 0 &&
+                          isa<tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp>(o);
         out.ops.push_back(std::move(op));
         return;
       }

@@ -65,9 +65,14 @@ struct Op {
   int line = 0;            // the source line of `loc`
   std::string locCol;      // "file:line:col" (--trace-all's keys)
   int32_t id = -1;         // index among the program's ops (coverage)
-  /// A signed integer +, -, * from the kernel's source (tile.signed): the
-  /// overflow sanitizer checks it.
-  bool signedArith = false;
+  /// '+', '-' or '*' for a signed integer +, -, * from the kernel's source
+  /// (tile.signed), which the overflow sanitizer checks; 0 otherwise.
+  char signedArith = 0;
+  /// Whether the NaN/Inf sanitizer checks this op's results (not a load,
+  /// bitcast, control flow, pointer op or combine-region lane).
+  bool nanCheck = false;
+  /// A load, store or atomic with a mask (op.a): --coverage counts its lanes.
+  bool maskedAccess = false;
   /// Whether a result is used by an op of another line (or by none): what
   /// the line computes, as --trace shows it (not its intermediates).
   bool lineOutput = false;
@@ -134,6 +139,9 @@ struct Frame {
   DumpSpec *dump = nullptr;
   /// tritium debug: consulted before and after each op (null: none).
   Debugger *debugger = nullptr;
+  /// Whether any of the above looks at each op (one test per op when none
+  /// does): set with them, before the programs run.
+  bool observed = false;
 
   explicit Frame(const Program &p, Memory *m);
   template <class T> T *get(int s) const {
@@ -150,6 +158,8 @@ inline int64_t Op::count(const Frame &f) const { return n < 0 ? f.lanes : n; }
 /// The NaN/Inf sanitizer's check after `op` ran (Sanitize.cpp): a NaN or
 /// an infinity in a result where the operands were finite is reported.
 void checkNanOrigin(const Op &op, Frame &f);
+/// Whether the NaN/Inf sanitizer looks at `op` at all (Op::nanCheck).
+bool nanCheckable(const Op &op, const std::vector<SlotInfo> &slots);
 
 /// The overflow sanitizer's check after a signed integer +, -, * ran
 /// (Sanitize.cpp).
@@ -171,32 +181,21 @@ void dumpOp(const Op &op, Frame &f);
 /// (Coverage.cpp).
 void coverOp(const Op &op, Frame &f);
 
-/// Runs the ops of a block until one fails.
-void debugBefore(const Op &op, Frame &f); // Debugger.cpp
-void debugAfter(const Op &op, Frame &f);
+/// The observers of Frame::observed (Observe.cpp): before `op` runs (false
+/// when the program stops there), and after it ran.
+bool observeBefore(const Op &op, Frame &f);
+void observeAfter(const Op &op, Frame &f);
 
+/// Runs the ops of a block until one fails.
 inline void runBlock(const Block &b, Frame &f) {
   for (const Op &op : b.ops) {
-    if (f.debugger) {
-      debugBefore(op, f);
-      if (f.failed)
-        return;
-    }
+    if (f.observed && !observeBefore(op, f))
+      return;
     op.fn(op, f);
     if (f.failed)
       return;
-    if (f.checkNan && !f.nanReported)
-      checkNanOrigin(op, f);
-    if (op.signedArith && f.checkOverflow && !f.overflowReported)
-      checkSignedOverflow(op, f);
-    if (f.trace && op.lineOutput)
-      traceOp(op, f);
-    if (f.coverage)
-      coverOp(op, f);
-    if (f.dump)
-      dumpOp(op, f);
-    if (f.debugger)
-      debugAfter(op, f);
+    if (f.observed)
+      observeAfter(op, f);
   }
 }
 

@@ -37,21 +37,6 @@ bool allFinite(const Frame &f, int slot) {
   return true;
 }
 
-/// Whether the checker leaves `op` alone.
-bool unchecked(const Op &op, const Frame &f) {
-  if (op.n < 0)
-    return true; // a combine region's per-lane op
-  const char *name = op.name;
-  if (!std::strncmp(name, "scf.", 4) || std::strstr(name, "load") ||
-      std::strstr(name, "gather") || std::strstr(name, "atomic") ||
-      std::strstr(name, "bitcast"))
-    return true;
-  for (int s : op.in)
-    if (f.prog->slots[s].kind == EK::Ptr)
-      return true;
-  return false;
-}
-
 std::string valueText(const Frame &f, int slot, int64_t i) {
   const SlotInfo &si = f.prog->slots[slot];
   char buf[64];
@@ -66,9 +51,21 @@ std::string valueText(const Frame &f, int slot, int64_t i) {
 }
 } // namespace
 
+bool nanCheckable(const Op &op, const std::vector<SlotInfo> &slots) {
+  if (op.n < 0 || op.res.empty())
+    return false; // a combine region's per-lane op, or nothing to check
+  const char *name = op.name;
+  if (!std::strncmp(name, "scf.", 4) || std::strstr(name, "load") ||
+      std::strstr(name, "gather") || std::strstr(name, "atomic") ||
+      std::strstr(name, "bitcast"))
+    return false;
+  for (int s : op.in)
+    if (slots[s].kind == EK::Ptr)
+      return false;
+  return true;
+}
+
 void checkNanOrigin(const Op &op, Frame &f) {
-  if (op.res.empty() || unchecked(op, f))
-    return;
   const auto &slots = f.prog->slots;
   // Operands read whole (not shaped like the result) must be finite
   // throughout; operands shaped like the result, at the lane.
@@ -136,15 +133,13 @@ void checkSignedOverflow(const Op &op, Frame &f) {
   const auto &slots = f.prog->slots;
   int a = op.in[0], b = op.in[1];
   int64_t na = slots[a].elems, nb = slots[b].elems, n = slots[op.res[0]].elems;
-  const char *sym = !std::strcmp(op.name, "arith.addi")   ? "+"
-                    : !std::strcmp(op.name, "arith.subi") ? "-"
-                                                          : "*";
+  const char sym = op.signedArith;
   for (int64_t i = 0; i < n; ++i) {
     int64_t x = readInt(f.slot[a], na == n ? i : 0, k, true);
     int64_t y = readInt(f.slot[b], nb == n ? i : 0, k, true);
-    __int128 r = *sym == '+'   ? __int128(x) + y
-                 : *sym == '-' ? __int128(x) - y
-                               : __int128(x) * y;
+    __int128 r = sym == '+'   ? __int128(x) + y
+                 : sym == '-' ? __int128(x) - y
+                              : __int128(x) * y;
     if (r >= lo && r <= hi)
       continue;
     auto text128 = [](__int128 v) {
