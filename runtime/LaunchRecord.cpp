@@ -1,13 +1,11 @@
 //===- LaunchRecord.cpp - saving a launch for tritium replay --------------===//
 #include "runtime/LaunchRecord.h"
 
-#include "runtime/Npy.h"
+#include "runtime/Record.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 
 using namespace tritium;
@@ -38,18 +36,11 @@ std::pair<const char *, const char *> npyAndName(DType t) {
   return {"|u1", "u8"};
 }
 
-bool makeDir(const std::string &dir) {
-  if (::mkdir(dir.c_str(), 0777) == 0)
-    return true;
-  struct stat st;
-  return errno == EEXIST && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 } // namespace
 
 Expected<std::string> rt::writeLaunchRecord(const std::string &root, const LaunchToRecord &l) {
-  if (!makeDir(root))
-    return Error{"TRITIUM_RECORD=" + root + ": cannot create it: " + std::strerror(errno),
-                 Error::Runtime};
+  if (auto e = makeDirectory(root))
+    return Error{"TRITIUM_RECORD=" + root + ": cannot create it: " + *e, Error::Runtime};
   // The first free <kernel>-<n>.
   std::string dir;
   for (int n = 1;; ++n) {
@@ -61,59 +52,51 @@ Expected<std::string> rt::writeLaunchRecord(const std::string &root, const Launc
                        std::strerror(errno),
                    Error::Runtime};
   }
-  std::ostringstream args;
-  args << "kernel " << l.kernel << "\n"
-       << "grid " << l.grid[0] << "," << l.grid[1] << "," << l.grid[2] << "\n"
-       << "num-warps " << l.numWarps << "\n";
-  if (l.debug)
-    args << "debug\n";
+  RecordedLaunch r;
+  r.kernel = l.kernel;
+  r.source = l.source;
+  r.grid = std::to_string(l.grid[0]) + "," + std::to_string(l.grid[1]) + "," +
+           std::to_string(l.grid[2]);
+  r.numWarps = l.numWarps;
+  r.debug = l.debug;
   for (auto &[name, literal] : l.constexprs)
-    args << "constexpr " << name << "=" << literal << "\n";
+    r.constexprs.push_back(name + "=" + literal);
+  std::vector<NpyArray> arrays; // the buffers as .npy arrays, one per buffer argument
+  arrays.reserve(l.before.size());
   size_t buffer = 0;
   for (auto &[name, a] : l.args) {
+    RecordedArg ra;
+    ra.name = name;
     switch (a->kind) {
     case Arg::Buffer: {
       auto [npy, elem] = npyAndName(a->dtype);
-      rt::NpyArray arr;
+      NpyArray &arr = arrays.emplace_back();
       arr.dtype = npy;
-      size_t item = dtypeBytes(a->dtype);
-      arr.shape = {int64_t(a->bytes / item)};
+      arr.shape = {int64_t(a->bytes / dtypeBytes(a->dtype))};
       arr.allocate();
       const std::vector<uint8_t> &bytes = l.before[buffer++];
       std::memcpy(arr.data.data(), bytes.data(), std::min(bytes.size(), arr.data.size()));
-      std::string file = name + ".npy";
-      if (auto e = rt::writeNpy(dir + "/" + file, arr))
-        return Error{"TRITIUM_RECORD: " + *e, Error::Runtime};
-      args << "arg-file " << name << "=" << file << ":" << elem << "\n";
+      ra.array = &arr;
+      ra.elem = elem;
       break;
     }
     case Arg::Int:
-      args << "arg " << name << "="
-           << (a->isUnsigned ? std::to_string(uint64_t(a->i)) : std::to_string(a->i)) << "\n";
+      ra.literal = recordedInt(a->i, a->isUnsigned);
       break;
-    case Arg::Float: {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "%.17g", a->f);
-      std::string text = buf;
-      if (text.find_first_of(".eEn") == std::string::npos)
-        text += ".0";
-      args << "arg " << name << "=" << text << "\n";
+    case Arg::Float:
+      ra.literal = recordedFloat(a->f);
       break;
-    }
     case Arg::Bool:
-      args << "arg " << name << "=" << (a->i ? "True" : "False") << "\n";
+      ra.literal = a->i ? "True" : "False";
       break;
     default:
       return Error{"TRITIUM_RECORD: argument '" + name +
                        "' is a tuple or a tensor descriptor, which a record cannot hold yet",
                    Error::Runtime};
     }
+    r.args.push_back(std::move(ra));
   }
-  std::ofstream src(dir + "/kernel.py", std::ios::binary);
-  src << l.source;
-  std::ofstream out(dir + "/launch.args");
-  out << args.str();
-  if (!src.flush() || !out.flush())
-    return Error{"TRITIUM_RECORD: cannot write into " + dir, Error::Runtime};
+  if (auto e = writeRecord(dir, r))
+    return Error{"TRITIUM_RECORD: " + *e, Error::Runtime};
   return dir;
 }

@@ -1,8 +1,7 @@
 //===- LaunchRecord.h - saving a launch for tritium replay -----*- C++ -*-===//
 //
 // TRITIUM_RECORD=DIR: an interpreter launch that fails or that a sanitizer
-// flags is saved under DIR/<kernel>-<n>/ in the format `tritium run
-// --record` writes (kernel.py, NAME.npy per input buffer, launch.args), so
+// flags is saved under DIR/<kernel>-<n>/ in runtime/Record.h's format, so
 // that `tritium replay` reruns it anywhere.
 //
 //===----------------------------------------------------------------------===//
