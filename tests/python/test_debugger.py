@@ -1,6 +1,10 @@
-"""`tritium debug`, driven through a pseudo-terminal: it stops before the
-first op of program (0, 0, 0); breakpoints (with a pid condition), continue,
-step, next, print LINE and where; quit stops the launch."""
+"""The interpreter's debugging commands on one small kernel:
+`tritium debug`, driven through a pseudo-terminal (it stops before the first
+op of program (0, 0, 0); breakpoints with a pid condition, continue, step,
+next, print LINE and where; quit stops the launch; with --sanitize it stops
+at each report), and `tritium run --trace-all OUT.npz [--pid X,Y,Z]` (every
+value one program computes, in the order its ops ran, keyed
+"file:line:col op", " #k" on a loop's later runs, in an .npz numpy reads)."""
 
 import os
 import pty
@@ -8,6 +12,7 @@ import select
 import subprocess
 import time
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -24,19 +29,21 @@ def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     acc = tl.zeros((BLOCK,), dtype=tl.float32)
     for i in range(2):
         acc += x * (i + 1)
-    tl.store(out_ptr + offs, acc, mask=offs < n)
+    tl.store(out_ptr + offs, acc.to(tl.float16), mask=offs < n)
 '''
+LAUNCH = ["-k", "k", "-g", "2", "--arg", "x_ptr=ones:f32[12]", "--arg", "out_ptr=zeros:f16[16]",
+          "--arg", "n=12", "--constexpr", "BLOCK=8"]
+needs_binary = pytest.mark.skipif(not os.path.exists(BINARY),
+                                  reason="no tritium binary (set TRITIUM_BIN)")
 
 
 class DebugTerminal:
     """tritium debug on a pseudo-terminal."""
 
-    def __init__(self, src):
+    def __init__(self, src, *options):
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(
-            [BINARY, "debug", str(src), "-k", "k", "-g", "2", "--arg", "x_ptr=ones:f32[12]",
-             "--arg", "out_ptr=zeros:f32[16]", "--arg", "n=12", "--constexpr", "BLOCK=8"],
-            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+        self.proc = subprocess.Popen([BINARY, "debug", str(src), *LAUNCH, *options],
+                                     stdin=slave, stdout=slave, stderr=slave, close_fds=True)
         os.close(slave)
 
     def read_until(self, marker, timeout=20):
@@ -67,7 +74,7 @@ class DebugTerminal:
         return self.proc.returncode
 
 
-@pytest.mark.skipif(not os.path.exists(BINARY), reason="no tritium binary (set TRITIUM_BIN)")
+@needs_binary
 def test_breakpoint_step_next_print_continue(tmp_path):
     src = tmp_path / "k.py"
     src.write_text(KERNEL)
@@ -93,7 +100,7 @@ def test_breakpoint_step_next_print_continue(tmp_path):
     assert s.close() == 0
 
 
-@pytest.mark.skipif(not os.path.exists(BINARY), reason="no tritium binary (set TRITIUM_BIN)")
+@needs_binary
 def test_quit_stops_the_launch(tmp_path):
     src = tmp_path / "k.py"
     src.write_text(KERNEL)
@@ -105,24 +112,41 @@ def test_quit_stops_the_launch(tmp_path):
     assert s.close() == 1
 
 
-@pytest.mark.skipif(not os.path.exists(BINARY), reason="no tritium binary (set TRITIUM_BIN)")
+@needs_binary
 def test_continue_stops_at_the_next_sanitizer_report(tmp_path):
     src = tmp_path / "k.py"
     src.write_text(KERNEL.replace("acc += x * (i + 1)", "acc += tl.log(x - 1.0) * (i + 1)"))
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [BINARY, "debug", str(src), "-k", "k", "-g", "2", "--sanitize", "nan",
-         "--arg", "x_ptr=ones:f32[12]", "--arg", "out_ptr=zeros:f32[16]", "--arg", "n=12",
-         "--constexpr", "BLOCK=8"], stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-    os.close(slave)
-    s = DebugTerminal.__new__(DebugTerminal)
-    s.master, s.proc = master, proc
+    s = DebugTerminal(src, "--sanitize", "nan")
     s.read_until("(tritium) ")
     out = s.send("continue")
     assert ("NaN/Inf sanitizer: kernel k, program (0, 0, 0), %s:11: math.log made -inf at "
             "lane 0 from finite operands: 0" % src) in out
     assert "program (0, 0, 0), %s:11: before" % src in out
     assert "math.log (f32[8])\n[-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf]" in s.send("print 11")
-    os.write(master, b"quit\n")
+    os.write(s.master, b"quit\n")
     s.read_until("debugger quit")
     assert s.close() == 1
+
+
+@needs_binary
+def test_trace_all_writes_every_value_of_one_program(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(KERNEL)
+    out = tmp_path / "all.npz"
+    p = subprocess.run([BINARY, "run", str(src), *LAUNCH, "--trace-all", str(out),
+                        "--pid", "1"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "values of program (1, 0, 0) in %s" % out in p.stdout
+    values = np.load(out)
+    keys = list(values.files)
+    assert keys[0] == "k.py:7:12 tile.get_program_id"
+    assert values[keys[0]] == 1
+    load = values["k.py:8:9 tile.load"]
+    assert load.dtype == np.float32
+    np.testing.assert_array_equal(load, [1, 1, 1, 1, 0, 0, 0, 0])
+    # The loop's update, once per iteration, in order.
+    np.testing.assert_array_equal(values["k.py:11:9 arith.addf"], [1, 1, 1, 1, 0, 0, 0, 0])
+    np.testing.assert_array_equal(values["k.py:11:9 arith.addf #1"], [3, 3, 3, 3, 0, 0, 0, 0])
+    assert values["k.py:8:41 arith.cmpi"].dtype == np.bool_
+    assert values["k.py:12:30 arith.truncf"].dtype == np.float16
+    assert keys.index("k.py:11:9 arith.addf") < keys.index("k.py:11:9 arith.addf #1")
