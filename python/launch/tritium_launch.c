@@ -113,14 +113,17 @@ static int launcher_clear(PyObject *self) {
   return 0;
 }
 
-static void launcher_dealloc(PyObject *self) {
+/* tp_dealloc of a garbage-collected heap type whose tp_clear is `clear`. */
+static void gc_dealloc(PyObject *self, inquiry clear) {
   PyTypeObject *tp = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
-  launcher_clear(self);
+  clear(self);
   freefunc free_fn = (freefunc)PyType_GetSlot(tp, Py_tp_free);
   free_fn(self);
   Py_DECREF(tp);
 }
+
+static void launcher_dealloc(PyObject *self) { gc_dealloc(self, launcher_clear); }
 
 /* Reads a tuple of ints in [0, limit) into out[]; -1 on a Python error. */
 static Py_ssize_t read_indices(PyObject *tuple, Py_ssize_t *out,
@@ -724,14 +727,7 @@ static int bound_clear(PyObject *self) {
   return 0;
 }
 
-static void bound_dealloc(PyObject *self) {
-  PyTypeObject *tp = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  bound_clear(self);
-  freefunc free_fn = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-  free_fn(self);
-  Py_DECREF(tp);
-}
+static void bound_dealloc(PyObject *self) { gc_dealloc(self, bound_clear); }
 
 static PyObject *bound_call(PyObject *self, PyObject *args, PyObject *kwargs) {
   Bound *b = (Bound *)self;
