@@ -165,6 +165,10 @@ bool nanCheckable(const Op &op, const std::vector<SlotInfo> &slots);
 /// (Sanitize.cpp).
 void checkSignedOverflow(const Op &op, Frame &f);
 
+/// Element `i` of `slot` as reports and traces print it: floats with
+/// `digits` significant digits, bools True/False, pointers in hex.
+std::string elementText(const Frame &f, int slot, int64_t i, int digits = 6);
+
 /// Result `result` of `op` as --trace and the debugger show it: its op
 /// name, type, and values shaped as the tile (masked-off load lanes "--").
 std::string formatValue(const Op &op, size_t result, const Frame &f);

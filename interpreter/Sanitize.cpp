@@ -37,18 +37,6 @@ bool allFinite(const Frame &f, int slot) {
   return true;
 }
 
-std::string valueText(const Frame &f, int slot, int64_t i) {
-  const SlotInfo &si = f.prog->slots[slot];
-  char buf[64];
-  if (isFloat(si.kind))
-    std::snprintf(buf, sizeof buf, "%.9g", readFloat(f.slot[slot], i, si.kind));
-  else if (isInt(si.kind))
-    std::snprintf(buf, sizeof buf, "%lld",
-                  static_cast<long long>(readInt(f.slot[slot], i, si.kind, true)));
-  else
-    return "?";
-  return buf;
-}
 } // namespace
 
 bool nanCheckable(const Op &op, const std::vector<SlotInfo> &slots) {
@@ -107,9 +95,9 @@ void checkNanOrigin(const Op &op, Frame &f) {
           int s = op.in[k];
           text += k ? ", " : " ";
           if (slots[s].elems == ri.elems)
-            text += valueText(f, s, i);
+            text += elementText(f, s, i, 9);
           else if (slots[s].elems == 1)
-            text += valueText(f, s, 0);
+            text += elementText(f, s, 0, 9);
           else
             text += "(a tile of " + std::to_string(slots[s].elems) + ")";
         }

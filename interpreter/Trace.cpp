@@ -16,13 +16,12 @@
 
 namespace tritium::interp {
 
-namespace {
-std::string elementText(const Frame &f, int slot, int64_t i) {
+std::string elementText(const Frame &f, int slot, int64_t i, int digits) {
   const SlotInfo &si = f.prog->slots[slot];
   char buf[64];
   const void *p = f.slot[slot];
   if (isFloat(si.kind))
-    std::snprintf(buf, sizeof buf, "%.6g", readFloat(p, i, si.kind));
+    std::snprintf(buf, sizeof buf, "%.*g", digits, readFloat(p, i, si.kind));
   else if (si.kind == EK::I1)
     return readInt(p, i, si.kind, false) ? "True" : "False";
   else if (isInt(si.kind))
@@ -36,6 +35,7 @@ std::string elementText(const Frame &f, int slot, int64_t i) {
   return buf;
 }
 
+namespace {
 /// Appends dimension `d` of the tile starting at element `base` (strides
 /// row-major) to `out`.
 void formatDim(std::string &out, const Frame &f, int slot, const uint8_t *mask,
