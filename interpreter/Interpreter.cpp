@@ -232,19 +232,13 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
     std::fflush(stdout);
   std::sort(reports.begin(), reports.end(),
             [](auto &a, auto &b) { return a.first < b.first; });
-  if (options.reports) {
-    for (auto &r : reports)
-      options.reports->push_back(std::move(r.second));
-  } else if (!reports.empty()) {
-    // The first programs' reports in full, then how many more there were.
-    constexpr size_t kShown = 8;
-    for (size_t i = 0; i < reports.size() && i < kShown; ++i)
-      std::fprintf(stderr, "%s\n", reports[i].second.c_str());
-    if (reports.size() > kShown)
-      std::fprintf(stderr, "sanitizer: %zu more programs reported (%zu in all)\n",
-                   reports.size() - kShown, reports.size());
-    std::fflush(stderr);
-  }
+  std::vector<std::string> texts;
+  for (auto &r : reports)
+    texts.push_back(std::move(r.second));
+  if (options.reports)
+    options.reports->insert(options.reports->end(), texts.begin(), texts.end());
+  else
+    printReports(texts);
   if (errors.empty())
     return std::nullopt;
   auto first = std::min_element(

@@ -154,6 +154,10 @@ enum Sanitizer : unsigned {
   SanitizeOverflow = 8,
 };
 
+/// Writes sanitizer reports to stderr: the first 8 programs' in full, then
+/// how many more there were.
+void printReports(const std::vector<std::string> &reports);
+
 /// Adds the sanitizers a comma-separated list names ("nan"; spaces and
 /// empty items ignored) to `bits`; an unknown name is an error, returned.
 std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bits);

@@ -151,6 +151,16 @@ void checkSignedOverflow(const Op &op, Frame &f) {
   }
 }
 
+void printReports(const std::vector<std::string> &reports) {
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < reports.size() && i < kShown; ++i)
+    std::fprintf(stderr, "%s\n", reports[i].c_str());
+  if (reports.size() > kShown)
+    std::fprintf(stderr, "sanitizer: %zu more programs reported (%zu in all)\n",
+                 reports.size() - kShown, reports.size());
+  std::fflush(stderr);
+}
+
 std::optional<std::string> parseSanitizers(const std::string &list, unsigned &bits) {
   size_t start = 0;
   while (start <= list.size()) {

@@ -601,12 +601,7 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
     for (const std::string &r : reports)
       *options.sanitizeOut += r + "\n";
   } else {
-    // The first programs' reports in full, then how many more there were.
-    for (size_t i = 0; i < reports.size() && i < 8; ++i)
-      std::fprintf(stderr, "%s\n", reports[i].c_str());
-    if (reports.size() > 8)
-      std::fprintf(stderr, "sanitizer: %zu more programs reported (%zu in all)\n",
-                   reports.size() - 8, reports.size());
+    interp::printReports(reports);
   }
   if (recordRoot && *recordRoot && (err || !reports.empty())) {
     rt::LaunchToRecord l;
