@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
+#include "ir/Names.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -96,7 +97,7 @@ LogicalResult assertOp(Lowering &L, Operation *o) {
     anyFalse = b.CreateOr(anyFalse, b.CreateNot(v));
   std::string file = "unknown";
   unsigned line = 0;
-  if (auto fl = dyn_cast<FileLineColLoc>(o->getLoc())) {
+  if (auto fl = tritium::fileLocOf(o->getLoc())) {
     file = fl.getFilename().str();
     line = fl.getLine();
   }

@@ -10,6 +10,7 @@
 #include "codegen/Lowering.h"
 
 #include "codegen/dialect/GpuDialect.h"
+#include "ir/Names.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,11 +45,7 @@ Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
 LogicalResult Lowering::fail(Operation *op, const llvm::Twine &msg) {
   std::string loc;
   llvm::raw_string_ostream os(loc);
-  if (auto fl = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
-       << fl.getColumn() << ": ";
-  else
-    op->getLoc().print(os), os << ": ";
+  os << tritium::diagPrefixOf(op->getLoc());
   if (error.empty())
     error = loc + "error: " + msg.str() + " (in '" +
             op->getName().getStringRef().str() + "')";

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Pipeline.h"
+#include "ir/Names.h"
 
 #include "codegen/Lowering.h"
 #include "codegen/dialect/GpuDialect.h"
@@ -221,9 +222,8 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     std::string diag;
     mlir::ScopedDiagnosticHandler h(module.getContext(), [&](mlir::Diagnostic &d) {
       llvm::raw_string_ostream os(diag);
-      if (auto fl = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
-        os << fl.getFilename().getValue() << ":" << fl.getLine() << ":"
-           << fl.getColumn() << ": ";
+      if (tritium::fileLocOf(d.getLocation()))
+        os << tritium::diagPrefixOf(d.getLocation());
       os << "error: " << d.str();
       return mlir::success();
     });

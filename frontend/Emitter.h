@@ -213,6 +213,10 @@ public:
   void emitBlock(const Block &block, size_t begin = 0);
   void emitStmt(const Stmt &s, const Block &block, size_t index, bool &consumedRest);
   void assign(const Expr &target, const TValue &value);
+  /// Gives the IR values of `v` the variable name `name` (ir/Names.h); a
+  /// tuple's elements are named "name[i]". Block arguments (parameters)
+  /// are placed at `at` first, when it is valid.
+  void nameLeaves(const std::string &name, const TValue &v, SourceLoc at = {});
   /// Emits `s`; true when it also emitted the rest of its block (from
   /// `restBegin`), which happens when a branch may return.
   bool emitIf(const IfStmt &s, const Block *restBlock, size_t restBegin);

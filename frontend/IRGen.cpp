@@ -11,6 +11,7 @@
 #include "frontend/Builtins.h"
 #include "frontend/Emitter.h"
 
+#include "ir/Names.h"
 #include "ir/transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -362,7 +363,10 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
     std::vector<Value> blockArgs(entry->getArguments().begin(),
                                  entry->getArguments().end());
     for (size_t i = 0; i < def.params.size(); ++i)
+    {
       scope[def.params[i].name] = rebuild(bound[i], blockArgs, argIdx);
+      nameLeaves(def.params[i].name, scope[def.params[i].name], def.params[i].loc);
+    }
     scopes.push_back(scope);
     callStack.push_back(&def);
     {
@@ -633,6 +637,7 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
       if (isConstAnn && v.isTensor() && v.dtype.isPtr())
         v.dtype.isConst = true;
       scope[kernel->params[i].name] = v;
+      em.nameLeaves(kernel->params[i].name, v, kernel->params[i].loc);
     }
     em.scopes.push_back(scope);
     em.callStack.push_back(kernel);
@@ -661,7 +666,7 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
   {
     ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
       messages += "internal error: generated IR does not verify: " + d.str() + "\n";
-      if (auto fl = dyn_cast<FileLineColLoc>(d.getLocation()))
+      if (auto fl = tritium::fileLocOf(d.getLocation()))
         messages += "  at " + fl.getFilename().str() + ":" +
                     std::to_string(fl.getLine()) + "\n";
       return success();

@@ -75,13 +75,17 @@ static Carried prepareCarried(Emitter &em, const std::vector<std::string> &names
   return c;
 }
 
-/// Binds carried names to `vals` (block arguments or op results).
-static void bindCarried(Emitter &em, const Carried &c, ValueRange vals) {
+/// Binds carried names to `vals` (block arguments, placed at the loop
+/// statement `l`, or op results).
+static void bindCarried(Emitter &em, const Carried &c, ValueRange vals, SourceLoc l) {
   size_t idx = 0;
   for (size_t i = 0; i < c.names.size(); ++i)
+  {
     em.scopes.back()[c.names[i]] = rebuildLeaves(c.templates[i], [&](const TValue &t) {
       return t.isTensor() ? TValue::tensor(vals[idx++], t.dtype, t.shape) : t;
     });
+    em.nameLeaves(c.names[i], em.scopes.back()[c.names[i]], l);
+  }
 }
 
 /// The values to yield for carried names, checked against their types.
@@ -242,7 +246,7 @@ void Emitter::emitFor(const ForStmt &s) {
       ivVal = binary(BinOpKind::Add, tlo, off, s.loc());
     }
     scopes.back()[iv] = ivVal;
-    bindCarried(*this, carried, forOp.getRegionIterArgs());
+    bindCarried(*this, carried, forOp.getRegionIterArgs(), s.loc());
     emitLoopBody(s.body);
     auto ys = yieldCarried(*this, carried, s.loc());
     // The body's implicit terminator (if any) is replaced.
@@ -252,7 +256,7 @@ void Emitter::emitFor(const ForStmt &s) {
     scf::YieldOp::create(b, L, ys);
     scopes.pop_back();
   }
-  bindCarried(*this, carried, forOp.getResults());
+  bindCarried(*this, carried, forOp.getResults(), s.loc());
 }
 
 void Emitter::emitWhile(const WhileStmt &s) {
@@ -287,7 +291,7 @@ void Emitter::emitWhile(const WhileStmt &s) {
     mlir::Block *before = b.createBlock(&whileOp.getBefore(), {}, types, locs);
     b.setInsertionPointToStart(before);
     scopes.push_back(outer);
-    bindCarried(*this, carried, before->getArguments());
+    bindCarried(*this, carried, before->getArguments(), s.loc());
     TValue c = eval(*s.test);
     if (c.isConstexpr())
       error(s.test->loc(), "while condition is a compile-time constant: the loop "
@@ -304,11 +308,11 @@ void Emitter::emitWhile(const WhileStmt &s) {
     b.setInsertionPointToStart(after);
     scopes.push_back(outer);
     scopes.back()[kLoopDepth] = TValue::integer(1);
-    bindCarried(*this, carried, after->getArguments());
+    bindCarried(*this, carried, after->getArguments(), s.loc());
     emitLoopBody(s.body);
     auto ys = yieldCarried(*this, carried, s.loc());
     scf::YieldOp::create(b, L, ys);
     scopes.pop_back();
   }
-  bindCarried(*this, carried, whileOp.getResults());
+  bindCarried(*this, carried, whileOp.getResults(), s.loc());
 }

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Emitter.h"
+#include "ir/Names.h"
 
 #include <set>
 
@@ -124,6 +125,22 @@ void Emitter::emitBlock(const tritium::fe::Block &block, size_t begin) {
   }
 }
 
+void Emitter::nameLeaves(const std::string &name, const TValue &v, SourceLoc at) {
+  if (v.kind == TValue::Tuple) {
+    for (size_t i = 0; i < v.elems.size(); ++i)
+      nameLeaves(name + "[" + std::to_string(i) + "]", v.elems[i], at);
+    return;
+  }
+  if (v.kind != TValue::Tensor || !v.v || name.empty() || name[0] == '$')
+    return;
+  // A block argument is placed where it is bound (not where a loop's
+  // initial value is, whose location the builder copied).
+  if (auto arg = dyn_cast<BlockArgument>(v.v); arg && at.valid())
+    arg.setLoc(loc(at));
+
+  nameValue(v.v, name);
+}
+
 /// Python's `a, b = t` destructuring and plain name binding.
 void Emitter::assign(const Expr &target, const TValue &value) {
   switch (target.kind) {
@@ -134,6 +151,7 @@ void Emitter::assign(const Expr &target, const TValue &value) {
     TValue v = value;
     v.origin = target.loc();
     scopes.back()[name] = v;
+    nameLeaves(name, v);
     return;
   }
   case ExprKind::Tuple:
@@ -597,5 +615,6 @@ void Emitter::mergeBranches(scf::IfOp ifOp, const Scope &before, Scope branchSco
       Value r = newIf.getResult(idx++);
       return TValue::tensor(r, m.dtype, m.shape);
     });
+    nameLeaves(slot.name, scopes.back()[slot.name]);
   }
 }

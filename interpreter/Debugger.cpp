@@ -5,14 +5,21 @@
 // at the first op of a breakpoint's line, in a program its condition
 // accepts, for `continue`; and after an op a sanitizer reported on.
 // `print LINE` shows what every op of that line computed the last time it
-// ran in this program (its value slot still holds it).
+// ran in this program (its value slot still holds it); `print NAME[...]`
+// the value the variable NAME was given last in this program (the slot
+// of that name written last: an op's result, a block argument as its
+// block is entered, or a constant), or part of it.
 //
 //===----------------------------------------------------------------------===//
 #include "interpreter/Debugger.h"
 
 #include "interpreter/Program.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
+#include <set>
 #include <sstream>
 
 namespace tritium::interp {
@@ -21,12 +28,17 @@ void Debugger::startProgram(int64_t lin, size_t numOps) {
   ranIn_.resize(numOps, -1);
   ops_.resize(numOps, nullptr);
   reportsSeen_ = 0;
+  std::fill(written_.begin(), written_.end(), 0);
   (void)lin;
 }
 
 void Debugger::afterOp(const Op &op, Frame &f) {
   if (op.id >= 0)
     ranIn_[size_t(op.id)] = f.lin;
+  for (int s : op.res) {
+    written_[size_t(s)] = ++clock_;
+    definer_[size_t(s)] = &op;
+  }
   // A sanitizer report: shown now, and the next op stops (whatever the
   // mode, unless the user quit or the input ended).
   if (f.reports.size() > reportsSeen_) {
@@ -62,6 +74,14 @@ bool Debugger::shouldStop(const Op &op, const Frame &f) {
 }
 
 void Debugger::beforeOp(const Op &op, Frame &f) {
+  if (written_.size() != f.prog->slots.size()) {
+    written_.assign(f.prog->slots.size(), 0);
+    definer_.assign(f.prog->slots.size(), nullptr);
+  }
+  for (int s : op.entersArgs) {
+    written_[size_t(s)] = ++clock_;
+    definer_[size_t(s)] = nullptr;
+  }
   if (op.id >= 0)
     ops_[size_t(op.id)] = &op;
   if (op.n < 0)
@@ -84,6 +104,73 @@ void Debugger::printLine(int line, Frame &f) {
   if (!any)
     out_ << "line " << line << " has computed nothing in program " << f.pidText()
          << " yet\n";
+}
+
+void Debugger::printName(const std::string &expr, Frame &f) {
+  size_t br = expr.find('[');
+  std::string name = expr.substr(0, br);
+  while (!name.empty() && (name.back() == ' ' || name.back() == '\t'))
+    name.pop_back();
+  const auto &slots = f.prog->slots;
+  int best = -1;
+  bool known = false;
+  for (size_t s = 0; s < slots.size(); ++s) {
+    if (!slots[s].hasName(name))
+      continue;
+    known = true;
+    bool has = written_[s] > 0 || !slots[s].constant.empty();
+    if (has && (best < 0 || written_[s] > written_[size_t(best)]))
+      best = int(s);
+  }
+  if (!known) {
+    std::set<std::string> names;
+    for (const SlotInfo &si : slots)
+      for (const std::string &n : si.names)
+        if (n.find('[') == std::string::npos)
+          names.insert(n);
+    out_ << "no tensor variable '" << name << "' in kernel " << f.prog->kernelName;
+    std::string sep = " (its tensor variables: ";
+    for (const std::string &n : names)
+      out_ << sep << n, sep = ", ";
+    out_ << (names.empty() ? "" : ")") << "\n";
+    return;
+  }
+  if (best < 0) {
+    out_ << "'" << name << "' has no value yet in program " << f.pidText() << "\n";
+    return;
+  }
+  const SlotInfo &si = slots[size_t(best)];
+  std::vector<SliceDim> view;
+  std::string shown = name;
+  if (br != std::string::npos) {
+    size_t close = expr.rfind(']');
+    if (close == std::string::npos || close < br ||
+        expr.find_first_not_of(" \t", close + 1) != std::string::npos) {
+      out_ << "print " << expr << ": expected NAME[SUBSCRIPTS], e.g. print acc[0:4, :]\n";
+      return;
+    }
+    std::string inner = expr.substr(br + 1, close - br - 1);
+    if (auto e = parseSlices(inner, si.shape, view)) {
+      out_ << name << *e << "\n";
+      return;
+    }
+    shown += "[" + inner + "]";
+  }
+  const uint8_t *mask = nullptr;
+  if (const Op *d = definer_[size_t(best)]; d && !d->res.empty() && d->res[0] == best &&
+                                             !std::strcmp(d->name, "tile.load") && d->a >= 0)
+    mask = f.get<uint8_t>(d->a);
+  std::vector<int64_t> shape;
+  for (size_t d = 0; d < si.shape.size(); ++d)
+    if (view.empty())
+      shape.push_back(si.shape[d]);
+    else if (!view[d].index)
+      shape.push_back((view[d].stop - view[d].start + view[d].step - 1) / view[d].step);
+  out_ << shown << " (" << kindName(si.kind);
+  for (size_t d = 0; d < shape.size(); ++d)
+    out_ << (d ? ", " : "[") << shape[d] << (d + 1 == shape.size() ? "]" : "");
+  out_ << ", given at " << si.loc << ")\n"
+       << formatSlot(f, best, mask, view.empty() ? nullptr : &view) << "\n";
 }
 
 void Debugger::prompt(const Op &op, Frame &f) {
@@ -123,12 +210,24 @@ void Debugger::prompt(const Op &op, Frame &f) {
       continue;
     }
     if (cmd == "p" || cmd == "print") {
-      int n = 0;
-      if (!(words >> n) || n <= 0) {
-        out_ << "print LINE: the values that line computed (e.g. print 12)\n";
+      std::string what;
+      std::getline(words, what);
+      size_t b = what.find_first_not_of(" \t");
+      what = b == std::string::npos ? "" : what.substr(b);
+      if (!what.empty() && std::isdigit((unsigned char)what[0])) {
+        char *end = nullptr;
+        long n = std::strtol(what.c_str(), &end, 10);
+        if (n > 0 && what.find_first_not_of(" \t", size_t(end - what.c_str())) ==
+                         std::string::npos) {
+          printLine(int(n), f);
+          continue;
+        }
+      } else if (!what.empty() && (std::isalpha((unsigned char)what[0]) || what[0] == '_')) {
+        printName(what, f);
         continue;
       }
-      printLine(n, f);
+      out_ << "print LINE: the values that line computed (e.g. print 12); print NAME[...]: "
+              "a variable's value, or part of it (e.g. print acc[0:4, :])\n";
       continue;
     }
     if (cmd == "b" || cmd == "break") {
@@ -166,8 +265,8 @@ void Debugger::prompt(const Op &op, Frame &f) {
       continue;
     }
     if (cmd == "h" || cmd == "help") {
-      out_ << "break LINE [if pid == (X, Y, Z)], continue, step, next, print LINE, where, "
-              "delete, quit\n";
+      out_ << "break LINE [if pid == (X, Y, Z)], continue, step, next, print LINE, "
+              "print NAME[SUBSCRIPTS], where, delete, quit\n";
       continue;
     }
     out_ << "unknown command '" << cmd << "' (help lists them)\n";

@@ -3,7 +3,7 @@
 // An interpreter launch driven from a terminal: the programs run one after
 // another, and before each op the debugger may stop and read commands
 // (break LINE [if pid == (X, Y, Z)], continue, step, next, print LINE,
-// where, delete, quit, help). It stops first before the first op of
+// print NAME[SUBSCRIPTS], where, delete, quit, help). It stops first before the first op of
 // program (0, 0, 0), and after any op a sanitizer reports.
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +42,7 @@ private:
   bool shouldStop(const Op &op, const Frame &f);
   void prompt(const Op &op, Frame &f);
   void printLine(int line, Frame &f);
+  void printName(const std::string &expr, Frame &f);
 
   std::istream &in_;
   std::ostream &out_;
@@ -53,6 +54,11 @@ private:
   std::vector<int64_t> ranIn_; // per op id: the program that last ran it
   std::vector<const Op *> ops_; // per op id, once seen
   size_t reportsSeen_ = 0;      // of this program's sanitizer reports
+  // Per slot: when it was written in this program (0: not yet), and the
+  // op that wrote it (null: a block argument).
+  std::vector<uint64_t> written_;
+  std::vector<const Op *> definer_;
+  uint64_t clock_ = 0;
 };
 
 } // namespace tritium::interp

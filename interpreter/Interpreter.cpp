@@ -119,6 +119,9 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
   for (int d = 0; d < 3; ++d)
     if (options.grid[d] < 0)
       return RunError{"negative grid dimension"};
+  if (options.trace)
+    if (auto e = checkTraceName(prog, *options.trace))
+      return RunError{*e};
   Memory mem;
   mem.trackUninitialized = options.sanitize & SanitizeUninit;
   for (const Arg &a : args)

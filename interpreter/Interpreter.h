@@ -108,6 +108,9 @@ struct TraceSpec {
   int line = 0;
   /// The file's name or a suffix of its path ("k.py"); empty: any file.
   std::string file;
+  /// A variable's name: its values at that line instead (empty: the
+  /// line's outputs).
+  std::string name;
   /// The programs traced; empty: program (0, 0, 0).
   std::vector<std::array<int64_t, 3>> pids;
 };

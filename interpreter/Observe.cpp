@@ -11,6 +11,8 @@
 namespace tritium::interp {
 
 bool observeBefore(const Op &op, Frame &f) {
+  if (f.trace && !op.entersArgs.empty())
+    traceArgs(op, f);
   if (f.debugger)
     f.debugger->beforeOp(op, f);
   return !f.failed;
@@ -21,7 +23,7 @@ void observeAfter(const Op &op, Frame &f) {
     checkNanOrigin(op, f);
   if (op.signedArith && f.checkOverflow && !f.overflowReported)
     checkSignedOverflow(op, f);
-  if (f.trace && op.lineOutput)
+  if (f.trace && (op.lineOutput || op.named))
     traceOp(op, f);
   if (f.coverage)
     coverOp(op, f);

@@ -10,6 +10,7 @@
 #include "interpreter/Program.h"
 #include "interpreter/Memory.h"
 
+#include "ir/Names.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -65,28 +66,14 @@ const char *kindName(EK k) {
   return names[static_cast<int>(k)];
 }
 
-static FileLineColLoc findFileLoc(Location loc) {
-  if (auto f = dyn_cast<FileLineColLoc>(loc))
-    return f;
-  if (auto c = dyn_cast<CallSiteLoc>(loc))
-    return findFileLoc(c.getCallee());
-  if (auto n = dyn_cast<NameLoc>(loc))
-    return findFileLoc(n.getChildLoc());
-  if (auto fu = dyn_cast<FusedLoc>(loc))
-    for (Location l : fu.getLocations())
-      if (auto f = findFileLoc(l))
-        return f;
-  return {};
-}
-
 std::string lineOf(Location loc) {
-  if (auto f = findFileLoc(loc))
+  if (auto f = tritium::fileLocOf(loc))
     return (f.getFilename().str() + ":" + std::to_string(f.getLine()));
   return "<unknown>";
 }
 
 std::string lineColOf(Location loc) {
-  if (auto f = findFileLoc(loc))
+  if (auto f = tritium::fileLocOf(loc))
     return (f.getFilename().str() + ":" + std::to_string(f.getLine()) + ":" +
             std::to_string(f.getColumn()));
   return "<unknown>";
@@ -273,6 +260,14 @@ public:
       s.elems *= d;
     s.lane = lanes > 0;
     s.bytes = (lanes > 0 ? lanes : s.elems) * elemBytes(s.kind);
+    s.names = tritium::valueNames(v);
+    if (!s.names.empty()) {
+      Location l = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getLoc()
+                                         : v.getDefiningOp()->getLoc();
+      s.loc = lineOf(l);
+      if (auto fl = tritium::fileLocOf(l))
+        s.line = int(fl.getLine());
+    }
     int id = prog.slots.size();
     prog.slots.push_back(std::move(s));
     slots[v] = id;
@@ -316,6 +311,8 @@ public:
       }
       buildOp(&o, out);
     }
+    if (lanes <= 0 && !out.args.empty() && !out.ops.empty())
+      out.ops.front().entersArgs = out.args;
   }
 
   void buildConstant(arith::ConstantOp c) {
@@ -366,14 +363,14 @@ public:
     Op op;
     op.loc = lineOf(o->getLoc());
     op.name = o->getName().getStringRef().data();
-    if (auto fl = findFileLoc(o->getLoc())) {
+    if (auto fl = tritium::fileLocOf(o->getLoc())) {
       op.line = int(fl.getLine());
       op.locCol = lineColOf(o->getLoc());
       for (Value r : o->getResults()) {
         if (r.use_empty())
           op.lineOutput = true;
         for (Operation *user : r.getUsers()) {
-          auto ul = findFileLoc(user->getLoc());
+          auto ul = tritium::fileLocOf(user->getLoc());
           if (user->hasTrait<OpTrait::IsTerminator>() || !ul ||
               ul.getLine() != fl.getLine() || ul.getFilename() != fl.getFilename())
             op.lineOutput = true;
@@ -422,6 +419,8 @@ public:
                            : isa<arith::MulIOp>(o) ? '*'
                                                    : 0;
         op.nanCheck = nanCheckable(op, prog.slots);
+        for (int s : op.res)
+          op.named = op.named || (op.n >= 0 && !prog.slots[s].names.empty());
         op.maskedAccess = op.a >= 0 && op.n > 0 &&
                           isa<tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp>(o);
         out.ops.push_back(std::move(op));
@@ -479,6 +478,8 @@ std::optional<std::string> flattenKernel(Operation *funcOp, Program &prog) {
   }
   if (fl.err)
     return fl.err;
+  if (!prog.body.ops.empty())
+    prog.body.ops.front().entersArgs = prog.argSlots;
   int64_t off = 0;
   for (SlotInfo &s : prog.slots) {
     prog.slotOffsets.push_back(off);

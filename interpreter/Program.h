@@ -23,6 +23,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,12 @@ struct Op {
   /// Whether a result is used by an op of another line (or by none): what
   /// the line computes, as --trace shows it (not its intermediates).
   bool lineOutput = false;
+  /// Whether a result is bound to a variable of the source (SlotInfo::names).
+  bool named = false;
+  /// The first op of a block with arguments: the block's argument slots,
+  /// which hold new values when this op is reached (the debugger and
+  /// --trace NAME look at them then).
+  std::vector<int> entersArgs;
 
   int64_t count(const Frame &f) const;
 };
@@ -89,6 +96,18 @@ struct SlotInfo {
   // Constant contents, materialized once when a Frame is created (filled
   // to the whole capacity by repetition).
   std::vector<uint8_t> constant;
+  /// The source variables bound to this value (ir/Names.h), and where it
+  /// is defined ("file:line", and the line) when it has any.
+  std::vector<std::string> names;
+  std::string loc;
+  int line = 0;
+
+  bool hasName(const std::string &n) const {
+    for (const std::string &x : names)
+      if (x == n)
+        return true;
+    return false;
+  }
 };
 
 struct Program {
@@ -172,6 +191,35 @@ std::string elementText(const Frame &f, int slot, int64_t i, int digits = 6);
 /// Result `result` of `op` as --trace and the debugger show it: its op
 /// name, type, and values shaped as the tile (masked-off load lanes "--").
 std::string formatValue(const Op &op, size_t result, const Frame &f);
+
+/// A subscript of one dimension: an index (the dimension goes) or the
+/// range start:stop:step (Python's rules, resolved against the size).
+struct SliceDim {
+  int64_t start = 0, stop = 0, step = 1;
+  bool index = false;
+};
+
+/// Parses Python subscripts ("0:4, :", "-1", "::2") of a tile of `shape`
+/// into one SliceDim per dimension (missing trailing ones are whole); an
+/// error message when they do not fit the shape.
+std::optional<std::string> parseSlices(const std::string &text,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       std::vector<SliceDim> &out);
+
+/// The values of `slot` as the tile (or the part `view` selects), masked-off
+/// lanes "--" where `mask` (of the whole tile) is given: "dtype[shape]"
+/// line, then the values.
+std::string formatSlot(const Frame &f, int slot, const uint8_t *mask,
+                       const std::vector<SliceDim> *view = nullptr);
+
+/// --trace LINE:NAME: an error message when no value of the program is
+/// NAME's at LINE (saying where NAME is given values, or which names the
+/// kernel has).
+std::optional<std::string> checkTraceName(const Program &p, const TraceSpec &t);
+
+/// --trace LINE:NAME: prints the block arguments `op` enters that the trace
+/// names (before `op` runs).
+void traceArgs(const Op &op, Frame &f);
 
 /// --trace: prints the results of `op` (a line's output at the traced
 /// line) to the program's output when the program is one traced (Trace.cpp).

@@ -5,14 +5,19 @@
 // line's outputs, marked when the program is built), its values are added
 // to the program's output, shaped as the tile (rows of at most 8 shown in
 // full, longer ones as their first and last 3), with the lanes a load's
-// mask turned off shown as "--".
+// mask turned off shown as "--". `--trace [FILE:]LINE:NAME` prints instead
+// each value the variable NAME is given at that line (an op's result, or a
+// block argument: a loop-carried variable as an iteration starts, a kernel
+// parameter).
 //
 //===----------------------------------------------------------------------===//
 #include "interpreter/Interpreter.h"
 #include "interpreter/Program.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 namespace tritium::interp {
 
@@ -64,17 +69,18 @@ void formatDim(std::string &out, const Frame &f, int slot, const uint8_t *mask,
   out += "]";
 }
 
-bool traced(const TraceSpec &t, const Op &op, const Frame &f) {
-  if (op.line != t.line || op.n < 0)
-    return false;
-  if (!t.file.empty()) {
-    std::string file = op.loc.substr(0, op.loc.rfind(':'));
-    if (file != t.file && !(file.size() > t.file.size() &&
-                            file.compare(file.size() - t.file.size(), t.file.size(),
-                                         t.file) == 0 &&
-                            file[file.size() - t.file.size() - 1] == '/'))
-      return false;
-  }
+/// Whether `loc` ("file:line") is in the file `file` names (its name or a
+/// suffix of its path after a '/'; empty: any file).
+bool inFile(const std::string &file, const std::string &loc) {
+  if (file.empty())
+    return true;
+  std::string f = loc.substr(0, loc.rfind(':'));
+  return f == file || (f.size() > file.size() &&
+                       f.compare(f.size() - file.size(), file.size(), file) == 0 &&
+                       f[f.size() - file.size() - 1] == '/');
+}
+
+bool tracedProgram(const TraceSpec &t, const Frame &f) {
   if (t.pids.empty())
     return f.pid == std::array<int64_t, 3>{0, 0, 0};
   for (const auto &p : t.pids)
@@ -82,37 +88,209 @@ bool traced(const TraceSpec &t, const Op &op, const Frame &f) {
       return true;
   return false;
 }
+
+/// --trace LINE:NAME: whether `slot` is NAME's value defined at LINE.
+bool tracedSlot(const TraceSpec &t, const SlotInfo &si) {
+  return si.line == t.line && si.hasName(t.name) && inFile(t.file, si.loc);
+}
+
+std::string typeText(const SlotInfo &si, llvm::ArrayRef<int64_t> shape) {
+  std::string out = kindName(si.kind);
+  for (size_t d = 0; d < shape.size(); ++d)
+    out += (d ? ", " : "[") + std::to_string(shape[d]) + (d + 1 == shape.size() ? "]" : "");
+  return out;
+}
+
+/// The value of a named slot as --trace NAME prints it.
+void traceSlot(const Frame &f, int slot, const char *what, const uint8_t *mask,
+               std::string &out) {
+  const SlotInfo &si = f.prog->slots[slot];
+  out += "trace " + si.loc + " program " + f.pidText() + ": " + f.prog->slots[slot].names.back() +
+         " = " + what + " (" + typeText(si, si.shape) + ")\n" + formatSlot(f, slot, mask) + "\n";
+}
+
+/// A load's mask (op.a): which lanes of its result it read.
+const uint8_t *loadMask(const Op &op, size_t result, const Frame &f) {
+  if (result == 0 && !std::strcmp(op.name, "tile.load") && op.a >= 0)
+    return f.get<uint8_t>(op.a);
+  return nullptr;
+}
 } // namespace
+
+std::optional<std::string> parseSlices(const std::string &text, llvm::ArrayRef<int64_t> shape,
+                                       std::vector<SliceDim> &out) {
+  out.clear();
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (parts.size() > shape.size())
+    return "[" + text + "]: " + std::to_string(parts.size()) + " subscripts for a tile of " +
+           std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s");
+  auto trim = [](std::string x) {
+    size_t b = x.find_first_not_of(" \t"), e = x.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
+  };
+  auto number = [&](const std::string &x, int64_t &v) {
+    char *end = nullptr;
+    long long n = std::strtoll(x.c_str(), &end, 10);
+    if (x.empty() || *end)
+      return false;
+    v = n;
+    return true;
+  };
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t n = shape[d];
+    SliceDim s{0, n, 1, false};
+    std::string p = d < parts.size() ? trim(parts[d]) : ":";
+    std::vector<std::string> fields;
+    size_t b = 0;
+    while (true) {
+      size_t c = p.find(':', b);
+      fields.push_back(trim(p.substr(b, c == std::string::npos ? c : c - b)));
+      if (c == std::string::npos)
+        break;
+      b = c + 1;
+    }
+    std::string bad = "[" + text + "]: '" + p + "' is not an index or a start:stop:step range";
+    if (fields.size() > 3 || (fields.size() == 1 && fields[0].empty()))
+      return bad;
+    if (fields.size() == 1) {
+      int64_t i = 0;
+      if (!number(fields[0], i))
+        return bad;
+      if (i < -n || i >= n)
+        return "[" + text + "]: index " + std::to_string(i) + " is out of range for dimension " +
+               std::to_string(d) + " of size " + std::to_string(n);
+      s.start = i < 0 ? i + n : i;
+      s.stop = s.start + 1;
+      s.index = true;
+      out.push_back(s);
+      continue;
+    }
+    if (fields.size() == 3 && !fields[2].empty() && !number(fields[2], s.step))
+      return bad;
+    if (s.step <= 0)
+      return "[" + text + "]: the step must be positive";
+    auto bound = [&](const std::string &x, int64_t dflt, int64_t &v) {
+      if (x.empty()) {
+        v = dflt;
+        return true;
+      }
+      if (!number(x, v))
+        return false;
+      if (v < 0)
+        v += n;
+      v = std::clamp<int64_t>(v, 0, n);
+      return true;
+    };
+    if (!bound(fields[0], 0, s.start) || !bound(fields[1], n, s.stop))
+      return bad;
+    if (s.stop < s.start)
+      s.stop = s.start;
+    out.push_back(s);
+  }
+  return std::nullopt;
+}
+
+std::string formatSlot(const Frame &f, int slot, const uint8_t *mask,
+                       const std::vector<SliceDim> *view) {
+  const SlotInfo &si = f.prog->slots[slot];
+  if (si.shape.empty())
+    return elementText(f, slot, 0);
+  auto full = rowMajorStrides(si.shape);
+  std::vector<int64_t> shape, strides;
+  int64_t base = 0;
+  for (size_t d = 0; d < si.shape.size(); ++d) {
+    SliceDim s = view ? (*view)[d] : SliceDim{0, si.shape[d], 1, false};
+    base += s.start * full[d];
+    if (s.index)
+      continue;
+    shape.push_back((s.stop - s.start + s.step - 1) / s.step);
+    strides.push_back(full[d] * s.step);
+  }
+  std::string out;
+  if (shape.empty()) {
+    out = mask && !mask[base] ? "--" : elementText(f, slot, base);
+    return out;
+  }
+  for (int64_t n : shape)
+    if (n == 0)
+      return "[]";
+  formatDim(out, f, slot, mask, shape, strides, 0, base);
+  return out;
+}
 
 std::string formatValue(const Op &op, size_t result, const Frame &f) {
   int slot = op.res[result];
   const SlotInfo &si = f.prog->slots[slot];
-  // A load's mask (op.a) says which lanes it read.
-  const uint8_t *mask = nullptr;
-  if (result == 0 && !std::strcmp(op.name, "tile.load") && op.a >= 0)
-    mask = f.get<uint8_t>(op.a);
   std::string out = std::string(op.name);
   if (op.res.size() > 1)
     out += " result " + std::to_string(result);
-  out += " (" + std::string(kindName(si.kind));
-  for (size_t d = 0; d < si.shape.size(); ++d)
-    out += (d ? ", " : "[") + std::to_string(si.shape[d]) + (d + 1 == si.shape.size() ? "]" : "");
-  out += ")\n";
-  if (si.shape.empty()) {
-    out += elementText(f, slot, 0);
-  } else {
-    auto strides = rowMajorStrides(si.shape);
-    formatDim(out, f, slot, mask, si.shape, strides, 0, 0);
-  }
-  return out;
+  out += " (" + typeText(si, si.shape) + ")\n";
+  return out + formatSlot(f, slot, loadMask(op, result, f));
 }
 
 void traceOp(const Op &op, Frame &f) {
-  if (!traced(*f.trace, op, f))
+  const TraceSpec &t = *f.trace;
+  if (op.n < 0 || !tracedProgram(t, f))
+    return;
+  if (!t.name.empty()) {
+    for (size_t k = 0; k < op.res.size(); ++k)
+      if (tracedSlot(t, f.prog->slots[op.res[k]]))
+        traceSlot(f, op.res[k], op.name, loadMask(op, k, f), f.printOut);
+    return;
+  }
+  if (!op.lineOutput || op.line != t.line || !inFile(t.file, op.loc))
     return;
   for (size_t k = 0; k < op.res.size(); ++k)
     f.printOut += "trace " + op.loc + " program " + f.pidText() + ": " +
                   formatValue(op, k, f) + "\n";
+}
+
+void traceArgs(const Op &op, Frame &f) {
+  const TraceSpec &t = *f.trace;
+  if (t.name.empty() || !tracedProgram(t, f))
+    return;
+  for (int s : op.entersArgs)
+    if (tracedSlot(t, f.prog->slots[s]))
+      traceSlot(f, s, "block argument", nullptr, f.printOut);
+}
+
+std::optional<std::string> checkTraceName(const Program &p, const TraceSpec &t) {
+  if (t.name.empty())
+    return std::nullopt;
+  std::set<std::string> lines;
+  for (const SlotInfo &si : p.slots)
+    if (si.hasName(t.name)) {
+      if (tracedSlot(t, si))
+        return std::nullopt;
+      lines.insert(si.loc);
+    }
+  std::string spec = "--trace " + (t.file.empty() ? "" : t.file + ":") + std::to_string(t.line) +
+                     ":" + t.name + ": ";
+  if (lines.empty()) {
+    std::set<std::string> names;
+    for (const SlotInfo &si : p.slots)
+      for (const std::string &n : si.names)
+        if (n.find('[') == std::string::npos)
+          names.insert(n);
+    std::string list;
+    for (const std::string &n : names)
+      list += (list.empty() ? "" : ", ") + n;
+    return spec + "kernel '" + p.kernelName + "' has no tensor variable '" + t.name + "'" +
+           (list.empty() ? std::string() : " (its tensor variables: " + list + ")");
+  }
+  std::string list;
+  for (const std::string &l : lines)
+    list += (list.empty() ? "" : ", ") + l;
+  return spec + "'" + t.name + "' is not given a value at line " + std::to_string(t.line) +
+         "; it is at " + list;
 }
 
 namespace {

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
+#include "ir/Names.h"
 
 #include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
@@ -186,7 +187,7 @@ LogicalResult tritium::codegen::emitTensorMap(Lowering &L, tile::MakeTensorDescO
   {
     std::string file = "unknown";
     unsigned line = 0;
-    if (auto fl = dyn_cast<FileLineColLoc>(op->getLoc())) {
+    if (auto fl = tritium::fileLocOf(op->getLoc())) {
       file = fl.getFilename().str();
       line = fl.getLine();
     }

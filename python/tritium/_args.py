@@ -60,7 +60,7 @@ def _layout_matches():
     arg, buf = _capi.Arg, _capi._Buffer
     return (ctypes.sizeof(arg) == 32 and arg.value.offset == 8
             and buf.bytes.offset == 8 and buf.dtype.offset == 16
-            and ctypes.sizeof(_capi.LaunchOptions) == 48)
+            and ctypes.sizeof(_capi.LaunchOptions) == 56)
 
 
 _FAST_LAYOUT = _layout_matches()

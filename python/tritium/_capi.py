@@ -83,7 +83,7 @@ class LaunchOptions(ctypes.Structure):
                 ("num_ctas", ctypes.c_int), ("maxnreg", ctypes.c_int),
                 ("deterministic", ctypes.c_int), ("threads", ctypes.c_int),
                 ("device", ctypes.c_int), ("stream", ctypes.c_void_p),
-                ("enable_fp_fusion", ctypes.c_int)]
+                ("enable_fp_fusion", ctypes.c_int), ("sanitize", ctypes.c_char_p)]
 
 
 DEVICE_INTERPRETER = 0

@@ -43,6 +43,35 @@ _PROFILER = None
 # Launch keyword arguments (Triton's backend options) and their defaults.
 LAUNCH_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1,
                   "maxnreg": None, "enable_fp_fusion": None}
+# The interpreter's sanitizers (``sanitize=`` at launch).
+SANITIZERS = ("race", "uninit", "nan", "overflow")
+# The C strings of ``sanitize=``, one per set of sanitizers: packed launch
+# options point at them, so they live as long as the module.
+_SANITIZE_TEXT = {}
+
+
+def _sanitize_text(value):
+    """The C string for ``sanitize=`` (None: no sanitizer): a string
+    "race,nan", an iterable of names, or True for all of them."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        names = SANITIZERS
+    elif isinstance(value, str):
+        names = [n.strip() for n in value.split(",") if n.strip()]
+    else:
+        try:
+            names = [n.strip() if isinstance(n, str) else n for n in value]
+        except TypeError:
+            names = None
+    if names is None or any(not isinstance(n, str) or n not in SANITIZERS for n in names):
+        raise LaunchOptionError(
+            "sanitize=%r: expected sanitizer names (%s) as a string such as "
+            "\"race,nan\", a list of them, or True for all" % (value, ", ".join(SANITIZERS)))
+    text = ",".join(n for n in SANITIZERS if n in names).encode()
+    return _SANITIZE_TEXT.setdefault(text, text) if text else None
+
+
 # Accepted and ignored: they have no meaning on the interpreter.
 IGNORED_OPTIONS = ("launch_cooperative_grid",
                    "launch_pdl", "stream", "sanitize_overflow",
@@ -332,6 +361,8 @@ class JITFunction(KernelInterface):
                 pass
             elif key == "debug":
                 options["debug"] = bool(value)
+            elif key == "sanitize":
+                options["sanitize"] = value
             else:
                 raise UnknownArgumentError(
                     "%s got an unknown keyword argument '%s' (its "
@@ -551,6 +582,7 @@ class JITFunction(KernelInterface):
             o.enable_fp_fusion = int(_fp_fusion(options.get("enable_fp_fusion")))
         except (TypeError, ValueError) as e:
             raise TypeError("launch options must be ints: %s" % e) from None
+        o.sanitize = _sanitize_text(options.get("sanitize"))
         if o.num_warps < 1 or o.num_warps & (o.num_warps - 1) or o.num_warps > 32:
             raise LaunchOptionError("num_warps must be a power of 2 between 1 and 32, "
                                     "got %d" % o.num_warps)
@@ -577,6 +609,7 @@ class JITFunction(KernelInterface):
         """(packed launch options, debug) for the non-parameter keywords
         `extra` of a launch; raises as ``bind`` does on unknown ones."""
         num_warps, num_stages, num_ctas, maxnreg, fusion = 4, 3, 1, None, None
+        sanitize = None
         debug = self.debug
         for key, value in extra.items():
             if key == "num_warps":
@@ -591,12 +624,14 @@ class JITFunction(KernelInterface):
                 fusion = core._unwrap(value)
             elif key == "debug":
                 debug = bool(value)
+            elif key == "sanitize":
+                sanitize = _sanitize_text(value)
             elif key not in IGNORED_OPTIONS:
                 raise UnknownArgumentError(
                     "%s got an unknown keyword argument '%s' (its "
                     "parameters: %s)" % (self.__name__, key,
                                          ", ".join(self.arg_names)))
-        key = (num_warps, num_stages, num_ctas, maxnreg, fusion)
+        key = (num_warps, num_stages, num_ctas, maxnreg, fusion, sanitize)
         try:
             return self._fast_options[key], debug
         except (KeyError, TypeError):
@@ -604,6 +639,7 @@ class JITFunction(KernelInterface):
         o = self._options({"num_warps": num_warps, "num_stages": num_stages,
                            "num_ctas": num_ctas, "maxnreg": maxnreg,
                            "enable_fp_fusion": fusion})
+        o.sanitize = sanitize
         packed = bytes(o)
         try:
             if len(self._fast_options) < 64:

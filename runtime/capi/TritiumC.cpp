@@ -227,6 +227,8 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
     opts.device = o->device == TRITIUM_DEVICE_CUDA ? tritium::Device::Cuda
                                                    : tritium::Device::Interpreter;
     opts.stream = o->stream;
+    if (o->sanitize)
+      opts.sanitize = o->sanitize;
   }
   return opts;
 }

@@ -254,6 +254,10 @@ typedef struct tritium_launch_options {
                         from Python */
   int enable_fp_fusion; /* 1 (default): a multiply and an add may become one
                            fused multiply-add on the GPU, as in Triton */
+  const char *sanitize; /* the interpreter's sanitizers for this launch,
+                           comma-separated ("race,uninit,nan,overflow"; NULL:
+                           none but TRITIUM_SANITIZE's); an unknown one is
+                           TRITIUM_ERROR_ARGUMENT */
 } tritium_launch_options;
 
 typedef enum tritium_device {

@@ -1,5 +1,6 @@
 # Every example kernel compiles to verified tile IR, before and after the tile
-# pipeline, and its ops carry the example's file:line:col.
+# pipeline, and its ops carry the example's file:line:col; a value bound to a
+# variable carries the variable's name around it.
 
 # RUN: tritium compile %examples/vector_add.py --kernel add_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32,1024" --emit tile-opt --locations | FileCheck %s --check-prefix=CHECK-VADD
 # CHECK-VADD-LABEL: func.func @add_kernel
@@ -7,7 +8,8 @@
 # CHECK-VADD: %[[Y:.*]] = tile.load %{{.*}}, %[[M]] : tensor<1024x!tile.ptr<f32>>
 # CHECK-VADD: %[[S:.*]] = arith.addf %[[X]], %[[Y]] : tensor<1024xf32>
 # CHECK-VADD: tile.store %{{.*}}, %[[S]], %[[M]] : tensor<1024x!tile.ptr<f32>>
-# CHECK-VADD: #[[LX]] = loc("{{.*}}examples/vector_add.py":19:9)
+# CHECK-VADD: #[[LXPOS:loc[0-9]+]] = loc("{{.*}}examples/vector_add.py":19:9)
+# CHECK-VADD: #[[LX]] = loc("x"(#[[LXPOS]]))
 
 # RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --emit tile-opt | FileCheck %s --check-prefix=CHECK-SOFTMAX
 # CHECK-SOFTMAX-LABEL: func.func @softmax_kernel

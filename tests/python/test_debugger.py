@@ -1,7 +1,7 @@
 """The interpreter's debugging commands on one small kernel:
 `tritium debug`, driven through a pseudo-terminal (it stops before the first
 op of program (0, 0, 0); breakpoints with a pid condition, continue, step,
-next, print LINE and where; quit stops the launch; with --sanitize it stops
+next, print LINE, print NAME[SUBSCRIPTS] and where; quit stops the launch; with --sanitize it stops
 at each report), and `tritium run --trace-all OUT.npz [--pid X,Y,Z]` (every
 value one program computes, in the order its ops ran, keyed
 "file:line:col op", " #k" on a loop's later runs, in an .npz numpy reads)."""
@@ -98,6 +98,47 @@ def test_breakpoint_step_next_print_continue(tmp_path):
     rest = s.read_until("launch:")
     assert "kernel k grid [2, 1, 1]" in rest
     assert s.close() == 0
+
+
+@needs_binary
+def test_print_variables_by_name_and_part(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text(KERNEL.replace("BLOCK: tl.constexpr):", "BLOCK: tl.constexpr):\n"
+                                  "    grid = tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :]\n"
+                                  "    tl.store(out_ptr + grid, grid.to(tl.float16), mask=grid < 0)"))
+    s = DebugTerminal(src)
+    s.read_until("(tritium) ")
+    assert "'x' has no value yet in program (0, 0, 0)" in s.send("print x")
+    # A kernel parameter has its value from the start.
+    assert "n (i32, given at %s:6)\n12" % src in s.send("p n")
+    s.send("break 13 if pid == (1, 0, 0)")
+    s.send("continue")
+    # A load, with its masked-off lanes.
+    assert "x (f32[8], given at %s:10)\n[1, 1, 1, 1, --, --, --, --]" % src in s.send("p x")
+    assert "x[2:6] (f32[4], given at %s:10)\n[1, 1, --, --]" % src in s.send("p x[2:6]")
+    assert "x[-1] (f32, given at %s:10)\n--" % src in s.send("p x[-1]")
+    # The loop-carried variable as the first iteration starts; its update
+    # at the last op of the line; the next iteration's; the loop's result.
+    assert "acc (f32[8], given at %s:12)\n[0, 0, 0, 0, 0, 0, 0, 0]" % src in s.send("p acc")
+    while "before arith.addf" not in s.send("where"):
+        s.send("step")
+    s.send("step")
+    assert "acc (f32[8], given at %s:12)\n[1, 1, 1, 1, 0, 0, 0, 0]" % src in s.send("p acc")
+    assert "program (1, 0, 0), %s:14" % src in s.send("next")
+    assert "acc (f32[8], given at %s:12)\n[3, 3, 3, 3, 0, 0, 0, 0]" % src in s.send("p acc")
+    # Two dimensions: rows, columns, steps.
+    assert "grid[1:3, ::2] (i32[2, 2], given at %s:7)\n[[4, 6],\n [8, 10]]" % src in s.send(
+        "p grid[1:3, ::2]")
+    assert "grid[:, 3] (i32[4], given at %s:7)\n[3, 7, 11, 15]" % src in s.send("p grid[:, 3]")
+    assert "3 subscripts for a tile of 2 dimensions" in s.send("p grid[1, 2, 3]")
+    assert "index 4 is out of range for dimension 0 of size 4" in s.send("p grid[4]")
+    assert "'a' is not an index or a start:stop:step range" in s.send("p grid[a]")
+    assert "expected NAME[SUBSCRIPTS]" in s.send("p grid[1")
+    out = s.send("p nope")
+    assert "no tensor variable 'nope' in kernel k (its tensor variables: acc, grid, " in out
+    os.write(s.master, b"quit\n")
+    s.read_until("debugger quit")
+    assert s.close() == 1
 
 
 @needs_binary

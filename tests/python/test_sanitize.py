@@ -1,6 +1,7 @@
 """The interpreter's sanitizers from Python: TRITIUM_SANITIZE=nan|uninit|race
-applies to every interpreter launch, reports go to stderr with the program
-id and the kernel's line, and tritium.uninitialized marks a buffer."""
+applies to every interpreter launch, the launch option sanitize= to one;
+reports go to stderr with the program id and the kernel's line, and
+tritium.uninitialized marks a buffer."""
 
 import os
 import subprocess
@@ -11,6 +12,7 @@ import pytest
 import triton
 import triton.language as tl
 import tritium
+from tritium.errors import LaunchOptionError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -86,6 +88,31 @@ def test_race_is_reported_with_both_programs(monkeypatch, capfd):
             "buffer 'out_ptr' (16 bytes) at %s:%d (tile.load, lane 0); program "
             "(0, 0, 0) wrote it at %s:%d (tile.store, lane 0)"
             % (__file__, line_of("+ x)"), __file__, line_of("+ x)"))) in err
+
+
+def test_sanitize_launch_option(capfd):
+    x = np.ones(8, np.float32)
+    out = np.zeros(4, np.float32)
+    racy_sum[(2,)](x, out, BLOCK=4)  # no sanitizer asked for
+    assert "sanitizer" not in capfd.readouterr().err
+    for value in ("race", "nan, race", ["race"], ("overflow", "race"), True):
+        out[:] = 0
+        racy_sum[(2,)](x, out, BLOCK=4, sanitize=value)
+        err = capfd.readouterr().err
+        assert "race sanitizer: kernel racy_sum: program (1, 0, 0) reads byte 0" in err, value
+    # Off again: the option is the launch's, not the kernel's.
+    racy_sum[(2,)](x, out, BLOCK=4, sanitize=None)
+    racy_sum[(2,)](x, out, BLOCK=4)
+    assert "sanitizer" not in capfd.readouterr().err
+    # Through the general path too (a keyword that is not a parameter).
+    racy_sum.run(x, out, BLOCK=4, grid=(2,), sanitize="race")
+    assert "race sanitizer" in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["leaks", "nan,leaks", ["nan", 3], 7])
+def test_sanitize_launch_option_is_checked(value):
+    with pytest.raises(LaunchOptionError, match="sanitize=.*expected sanitizer names"):
+        accumulate[(1,)](np.zeros(8, np.float32), 8, BLOCK=8, sanitize=value)
 
 
 def test_unknown_sanitizer_is_an_error(monkeypatch):

@@ -59,3 +59,41 @@ def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 def grid2d(out_ptr):
     offs = tl.arange(0, 4)[:, None] * 16 + tl.arange(0, 16)[None, :]
     tl.store(out_ptr + offs, offs)
+
+
+# --trace [FILE:]LINE:NAME: the values the variable NAME is given at LINE.
+# Its update in the loop body, each iteration:
+# RUN: tritium run %s --kernel k --grid 2 --trace 54:acc --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 | FileCheck %s --check-prefix=NAMED
+# NAMED: trace {{.*}}trace.py:54 program (0, 0, 0): acc = arith.addf (f32[8])
+# NAMED-NEXT: [1, 1, 1, 1, 1, 1, 1, 1]
+# NAMED-NEXT: trace {{.*}}trace.py:54 program (0, 0, 0): acc = arith.addf (f32[8])
+# NAMED-NEXT: [3, 3, 3, 3, 3, 3, 3, 3]
+# At the loop statement: as each iteration starts, then the loop's result.
+# RUN: tritium run %s --kernel k --grid 2 --trace trace.py:53:acc --pid 1 --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 | FileCheck %s --check-prefix=CARRIED
+# CARRIED: trace {{.*}}trace.py:53 program (1, 0, 0): acc = block argument (f32[8])
+# CARRIED-NEXT: [0, 0, 0, 0, 0, 0, 0, 0]
+# CARRIED-NEXT: trace {{.*}}trace.py:53 program (1, 0, 0): acc = block argument (f32[8])
+# CARRIED-NEXT: [1, 1, 1, 1, 0, 0, 0, 0]
+# CARRIED-NEXT: trace {{.*}}trace.py:53 program (1, 0, 0): acc = scf.for (f32[8])
+# CARRIED-NEXT: [3, 3, 3, 3, 0, 0, 0, 0]
+# A load keeps its masked-off lanes; a parameter is traced as the program starts.
+# RUN: tritium run %s --kernel k --grid 2 --trace 51:x --pid 1 --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 | FileCheck %s --check-prefix=NAMEDLOAD
+# NAMEDLOAD: trace {{.*}}trace.py:51 program (1, 0, 0): x = tile.load (f32[8])
+# NAMEDLOAD-NEXT: [1, 1, 1, 1, --, --, --, --]
+# RUN: tritium run %s --kernel k --grid 2 --trace 49:n --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 | FileCheck %s --check-prefix=PARAM
+# PARAM: trace {{.*}}trace.py:49 program (0, 0, 0): n = block argument (i32)
+# PARAM-NEXT: 12
+# A name given no value at that line, or none at all: errors that say where to look.
+# RUN: not tritium run %s --kernel k --grid 2 --trace 54:x --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=WRONGLINE
+# WRONGLINE: tritium: error: --trace 54:x: 'x' is not given a value at line 54; it is at {{.*}}trace.py:51
+# RUN: not tritium run %s --kernel k --grid 2 --trace 54:nope --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=NONAME
+# NONAME: tritium: error: --trace 54:nope: kernel 'k' has no tensor variable 'nope' (its tensor variables: acc, n, offs, out_ptr, x, x_ptr)
+# RUN: not tritium run %s --kernel k --grid 2 --trace 54:1x --arg x_ptr=ones:f32[12] \
+# RUN:   --arg out_ptr=zeros:f32[12] --arg n=12 --constexpr BLOCK=8 2>&1 | FileCheck %s --check-prefix=BADNAME
+# BADNAME: tritium: error: --trace 54:1x: expected [FILE:]LINE[:NAME] with a line number

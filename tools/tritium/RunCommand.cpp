@@ -18,6 +18,7 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -196,6 +197,7 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   if (spec.traceLine) {
     trace.line = spec.traceLine;
     trace.file = spec.traceFile;
+    trace.name = spec.traceName;
     trace.pids = spec.tracePids;
     lopts.trace = &trace;
   }
@@ -289,16 +291,30 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
   if (auto e = parseGrid(o.grid, spec.grid))
     return fail(*e);
   if (!o.trace.empty()) {
-    // [FILE:]LINE
-    size_t colon = o.trace.rfind(':');
-    std::string line = colon == std::string::npos ? o.trace : o.trace.substr(colon + 1);
+    // [FILE:]LINE[:NAME]
+    std::string rest = o.trace;
+    size_t colon = rest.rfind(':');
+    auto isName = [](const std::string &s) {
+      if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return false;
+      for (char c : s)
+        if (!(std::isalnum((unsigned char)c) || c == '_'))
+          return false;
+      return true;
+    };
+    if (colon != std::string::npos && isName(rest.substr(colon + 1))) {
+      spec.traceName = rest.substr(colon + 1);
+      rest = rest.substr(0, colon);
+      colon = rest.rfind(':');
+    }
+    std::string line = colon == std::string::npos ? rest : rest.substr(colon + 1);
     if (colon != std::string::npos)
-      spec.traceFile = o.trace.substr(0, colon);
+      spec.traceFile = rest.substr(0, colon);
     char *end = nullptr;
     long v = line.empty() ? 0 : std::strtol(line.c_str(), &end, 10);
     if (line.empty() || *end || v <= 0 || v > 1000000000)
-      return fail("--trace " + o.trace + ": expected [FILE:]LINE with a line number, e.g. "
-                  "--trace 12 or --trace kernel.py:12");
+      return fail("--trace " + o.trace + ": expected [FILE:]LINE[:NAME] with a line number, "
+                  "e.g. --trace 12, --trace kernel.py:12 or --trace 12:acc");
     spec.traceLine = int(v);
   } else if (!o.pids.empty() && o.traceAll.empty()) {
     return fail("--pid chooses the programs --trace prints; give --trace [FILE:]LINE too");
@@ -405,7 +421,10 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
   if (!error && !o.dryRun && spec.traceLine &&
       report.printed.find(":" + std::to_string(spec.traceLine) + " program (") ==
           std::string::npos)
-    err << "tritium: note: --trace " << o.trace << ": nothing of line " << spec.traceLine
+    err << "tritium: note: --trace " << o.trace << ": "
+        << (spec.traceName.empty() ? "nothing of line " + std::to_string(spec.traceLine)
+                                   : "no value of '" + spec.traceName + "' at line " +
+                                         std::to_string(spec.traceLine))
         << " ran in the traced programs (the line was not reached, computes nothing a later "
            "line uses, or was folded away by the compiler)\n";
   if (error) {

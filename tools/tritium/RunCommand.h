@@ -73,8 +73,9 @@ struct LaunchSpec {
   int threads = 0;
   bool dryRun = false;
   std::string sanitize; // plus TRITIUM_SANITIZE's
-  int traceLine = 0;     // --trace: the line (0: none), its file (or any)
-  std::string traceFile; // and the programs (none given: (0, 0, 0))
+  int traceLine = 0;     // --trace: the line (0: none), its file (or any),
+  std::string traceFile; // the variable (or the line's outputs)
+  std::string traceName; // and the programs (none given: (0, 0, 0))
   std::vector<std::array<int64_t, 3>> tracePids;
   bool coverage = false;
   std::string traceAll; // .npz of every value of tracePids[0] (or (0, 0, 0))

@@ -350,7 +350,8 @@ int main(int argc, char **argv) {
                   "program that overflows); TRITIUM_SANITIZE adds its own; a report fails "
                   "the run");
     c->add_option("--trace", r.trace,
-                  "[FILE:]LINE: print the values that line computes each time it runs "
+                  "[FILE:]LINE[:NAME]: print the values that line computes (or that it "
+                  "gives the variable NAME) each time it runs "
                   "(for program (0, 0, 0), or those --pid gives), masked-off lanes of "
                   "loads as --");
     c->add_flag("--coverage", r.coverage,
