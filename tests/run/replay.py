@@ -10,6 +10,11 @@
 # RUN: tritium replay %t.rec --check out_ptr=%t.first.npy | FileCheck %s --check-prefix=SAME
 # RUN: not tritium replay %t.rec --sanitize uninit 2>&1 | FileCheck %s --check-prefix=UNINIT
 # RUN: not tritium replay %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+# --executors: where the rerun goes (the GPU side runs in tests/python/test_replay_gpu.py).
+# RUN: tritium replay %t.rec --executors interp | FileCheck %s --check-prefix=INTERP
+# RUN: not tritium replay %t.rec --executors gpu 2>&1 | FileCheck %s --check-prefix=BADEXEC
+# RUN: not tritium replay %t.rec --executors interp,interp 2>&1 | FileCheck %s --check-prefix=TWICE
+# RUN: not tritium replay %t.rec --executors cuda --sanitize uninit 2>&1 | FileCheck %s --check-prefix=OBSERVE
 
 # FIRST: kernel scale_acc grid [2, 1, 1] signature *fp32:16,*fp32:16,fp32,i32:16,8
 # ARGS: kernel scale_acc
@@ -24,6 +29,10 @@
 # SAME: check out_ptr vs {{.*}}first.npy: PASS (16 elements, rel_l2 0
 # UNINIT: uninitialized-read sanitizer: kernel scale_acc, program (0, 0, 0), {{.*}}kernel.py:{{[0-9]+}}: load lane 0 reads byte 0 of buffer 'out_ptr' (64 bytes), which nothing has written
 # MISSING: tritium: error: replay {{.*}}missing: no launch.args there
+# INTERP: kernel scale_acc grid [2, 1, 1] signature *fp32:16,*fp32:16,fp32,i32:16,8
+# BADEXEC: tritium: error: --executors gpu: expected interp, cuda or both (e.g. --executors interp,cuda), got 'gpu'
+# TWICE: tritium: error: --executors interp,interp: 'interp' is given twice
+# OBSERVE: tritium: error: --trace, --trace-all, --coverage, --sanitize and tritium debug observe the interpreter; add it: --executors interp,cuda
 
 import triton
 import triton.language as tl

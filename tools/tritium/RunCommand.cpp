@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tools/tritium/RunCommand.h"
+#include "tools/tritium/CudaRun.h"
 
 #include "runtime/KernelSource.h"
 
@@ -104,7 +105,8 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
       return errorLine("--constexpr " + n + "=" + v + ": values cannot contain ','");
   }
   std::vector<std::string> entries, missing;
-  std::vector<size_t> order; // host values in func.func argument order
+  std::vector<size_t> order;   // host values in func.func argument order
+  std::vector<size_t> runtime; // and every runtime parameter's, folded ones too
   for (auto &p : src.params) {
     if (p.isVariadic)
       return errorLine("kernel '" + spec.kernel + "' has *args/**kwargs parameters, "
@@ -135,6 +137,7 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
       it = byName.emplace(p.name, args.size() - 1).first;
     }
     const HostValue &v = args[it->second];
+    runtime.push_back(it->second);
     entries.push_back(v.specialization());
     if (!v.folded())
       order.push_back(it->second);
@@ -161,6 +164,17 @@ std::optional<std::string> tritium::run::compileAndLaunch(const LaunchSpec &spec
   report.compileMs = msSince(t0);
   if (spec.dryRun)
     return std::nullopt;
+  if (spec.cuda) {
+    std::string text = spec.source;
+    if (text.empty()) {
+      std::ifstream in(spec.file);
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    std::vector<HostValue *> values;
+    for (size_t i : runtime)
+      values.push_back(&args[i]);
+    return launchOnCuda(spec, text, values, report);
+  }
 
 #ifdef TRITIUM_HAVE_INTERPRETER
   auto created = interp::Kernel::create(*compiled.module, spec.kernel);
@@ -410,74 +424,137 @@ int tritium::run::runCommand(const RunOptions &o, std::ostream &out, std::ostrea
   if (!o.record.empty())
     if (auto e = recordLaunch(o, values, o.record))
       return fail(*e);
-  LaunchReport report;
-  auto error = compileAndLaunch(spec, values, report);
-  for (auto &p : report.staticPrints)
-    err << p << "\n";
-  if (!report.signature.empty())
-    out << "kernel " << o.kernel << " grid [" << spec.grid[0] << ", " << spec.grid[1]
-        << ", " << spec.grid[2] << "] signature " << report.signature << "\n";
-  out << report.printed;
-  if (!error && !o.dryRun && spec.traceLine &&
-      report.printed.find(":" + std::to_string(spec.traceLine) + " program (") ==
-          std::string::npos)
-    err << "tritium: note: --trace " << o.trace << ": "
-        << (spec.traceName.empty() ? "nothing of line " + std::to_string(spec.traceLine)
-                                   : "no value of '" + spec.traceName + "' at line " +
-                                         std::to_string(spec.traceLine))
-        << " ran in the traced programs (the line was not reached, computes nothing a later "
-           "line uses, or was folded away by the compiler)\n";
-  if (error) {
-    out.flush();
-    err << *error;
-    return 1;
+  // Each executor in turn, from the same inputs; --trace, --coverage,
+  // --sanitize and the debugger observe the interpreter's run.
+  std::vector<std::string> executors;
+  for (size_t b = 0; b <= o.executors.size();) {
+    size_t c = std::min(o.executors.find(',', b), o.executors.size());
+    std::string x = o.executors.substr(b, c - b);
+    if (x != "interp" && x != "cuda")
+      return fail("--executors " + o.executors + ": expected interp, cuda or both "
+                  "(e.g. --executors interp,cuda), got '" + x + "'");
+    if (std::find(executors.begin(), executors.end(), x) != executors.end())
+      return fail("--executors " + o.executors + ": '" + x + "' is given twice");
+    executors.push_back(x);
+    b = c + 1;
   }
-  char line[64];
-  std::snprintf(line, sizeof(line), "compile: %.3f ms\n", report.compileMs);
-  out << line;
-  if (o.dryRun)
-    return 0;
-  std::snprintf(line, sizeof(line), "launch: %.3f ms\n", report.launchMs);
-  out << line;
-  out << report.coverageText;
-  if (!o.coverageSource.empty()) {
-    // The kernel's source, each line after its programs and active lanes.
-    std::ifstream in(spec.file);
-    std::ofstream cov(o.coverageSource);
-    if (!cov)
-      return fail("--coverage-source " + o.coverageSource + ": cannot write it");
-    std::string text;
-    for (int n = 1; std::getline(in, text); ++n) {
-      auto it = report.coverageAnnotations.find(n);
-      char buf[48];
-      std::snprintf(buf, sizeof buf, "%12s | ",
-                    it == report.coverageAnnotations.end() ? "" : it->second.c_str());
-      cov << buf << text << "\n";
+  bool observing = spec.traceLine || spec.coverage || !spec.traceAll.empty() ||
+                   spec.interactive || !spec.sanitize.empty();
+  if (observing && std::find(executors.begin(), executors.end(), "interp") == executors.end())
+    return fail("--trace, --trace-all, --coverage, --sanitize and tritium debug observe the "
+                "interpreter; add it: --executors interp," + o.executors);
+  const LaunchSpec interpSpec = spec;
+  LaunchSpec cudaSpec = spec;
+  cudaSpec.cuda = true;
+  cudaSpec.traceLine = 0;
+  cudaSpec.coverage = false;
+  cudaSpec.traceAll.clear();
+  cudaSpec.interactive = false;
+  cudaSpec.sanitize.clear();
+  auto launchOnce = [&](const LaunchSpec &spec, std::vector<HostValue> &values) -> int {
+    LaunchReport report;
+    auto error = compileAndLaunch(spec, values, report);
+    for (auto &p : report.staticPrints)
+      err << p << "\n";
+    if (!report.signature.empty())
+      out << "kernel " << o.kernel << " grid [" << spec.grid[0] << ", " << spec.grid[1]
+          << ", " << spec.grid[2] << "] signature " << report.signature << "\n";
+    out << report.printed;
+    if (!error && !o.dryRun && spec.traceLine &&
+        report.printed.find(":" + std::to_string(spec.traceLine) + " program (") ==
+            std::string::npos)
+      err << "tritium: note: --trace " << o.trace << ": "
+          << (spec.traceName.empty() ? "nothing of line " + std::to_string(spec.traceLine)
+                                     : "no value of '" + spec.traceName + "' at line " +
+                                           std::to_string(spec.traceLine))
+          << " ran in the traced programs (the line was not reached, computes nothing a later "
+             "line uses, or was folded away by the compiler)\n";
+    if (error) {
+      out.flush();
+      err << *error;
+      return 1;
     }
+    char line[64];
+    std::snprintf(line, sizeof(line), "compile: %.3f ms\n", report.compileMs);
+    out << line;
+    if (o.dryRun)
+      return 0;
+    std::snprintf(line, sizeof(line), "launch: %.3f ms\n", report.launchMs);
+    out << line;
+    out << report.coverageText;
+    if (!o.coverageSource.empty()) {
+      // The kernel's source, each line after its programs and active lanes.
+      std::ifstream in(spec.file);
+      std::ofstream cov(o.coverageSource);
+      if (!cov)
+        return fail("--coverage-source " + o.coverageSource + ": cannot write it");
+      std::string text;
+      for (int n = 1; std::getline(in, text); ++n) {
+        auto it = report.coverageAnnotations.find(n);
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%12s | ",
+                      it == report.coverageAnnotations.end() ? "" : it->second.c_str());
+        cov << buf << text << "\n";
+      }
+    }
+    // A sanitizer's findings fail the run, after the outputs are saved.
+    for (const std::string &r : report.sanitizerReports)
+      err << r << "\n";
+    // compileAndLaunch may append defaulted values, but never reorders ours.
+    for (auto &[idx, path] : saves)
+      if (auto e = rt::writeNpy(path, values[idx].array))
+        return fail("--save " + values[idx].name + ": " + *e);
+    bool ok = true;
+    for (auto &c : checks) {
+      const HostValue &v = values[c.index];
+      Tolerance tol = defaultTolerance(*v.elem);
+      if (o.rtol)
+        tol.rtol = *o.rtol;
+      if (o.atol)
+        tol.atol = *o.atol;
+      CheckResult r = compareWithReference(v, c.ref, c.path, tol);
+      out << r.line << "\n";
+      ok &= r.pass;
+    }
+    if (!report.sanitizerReports.empty()) {
+      err << "tritium: error: the sanitizer reported " << report.sanitizerReports.size()
+          << " program" << (report.sanitizerReports.size() == 1 ? "" : "s") << "\n";
+      return 1;
+    }
+    return ok ? 0 : 1;
+  };
+  if (executors.size() == 1)
+    return launchOnce(executors[0] == "cuda" ? cudaSpec : interpSpec, values);
+  const std::vector<HostValue> inputs = values;
+  std::vector<std::vector<HostValue>> outputs;
+  int status = 0;
+  for (const std::string &x : executors) {
+    out << "executor " << x << "\n";
+    std::vector<HostValue> run = inputs;
+    status |= launchOnce(x == "cuda" ? cudaSpec : interpSpec, run);
+    outputs.push_back(std::move(run));
   }
-  // A sanitizer's findings fail the run, after the outputs are saved.
-  for (const std::string &r : report.sanitizerReports)
-    err << r << "\n";
-  // compileAndLaunch may append defaulted values, but never reorders ours.
-  for (auto &[idx, path] : saves)
-    if (auto e = rt::writeNpy(path, values[idx].array))
-      return fail("--save " + values[idx].name + ": " + *e);
-  bool ok = true;
-  for (auto &c : checks) {
-    const HostValue &v = values[c.index];
-    Tolerance tol = defaultTolerance(*v.elem);
-    if (o.rtol)
-      tol.rtol = *o.rtol;
-    if (o.atol)
-      tol.atol = *o.atol;
-    CheckResult r = compareWithReference(v, c.ref, c.path, tol);
-    out << r.line << "\n";
-    ok &= r.pass;
-  }
-  if (!report.sanitizerReports.empty()) {
-    err << "tritium: error: the sanitizer reported " << report.sanitizerReports.size()
-        << " program" << (report.sanitizerReports.size() == 1 ? "" : "s") << "\n";
-    return 1;
-  }
-  return ok ? 0 : 1;
+  if (o.dryRun || status)
+    return status; // nothing to compare
+  // Every buffer of the later executors against the first's, with --check's
+  // tolerances.
+  for (size_t e = 1; e < executors.size(); ++e)
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const HostValue &v = outputs[e][i];
+      if (v.kind != HostValue::Buffer)
+        continue;
+      Tolerance tol = defaultTolerance(*v.elem);
+      if (o.rtol)
+        tol.rtol = *o.rtol;
+      if (o.atol)
+        tol.atol = *o.atol;
+      CheckResult r = compareWithReference(v, outputs[0][i].array, executors[0], tol);
+      // "check NAME vs interp: PASS (...)" as "compare NAME, cuda vs interp: PASS (...)"
+      size_t verdict = r.line.find(": ");
+      out << "compare " << v.name << ", " << executors[e] << " vs " << executors[0]
+          << (verdict == std::string::npos ? ": " + r.line : r.line.substr(verdict)) << "\n";
+      if (!r.pass)
+        status = 1;
+    }
+  return status;
 }

@@ -44,6 +44,10 @@ struct RunOptions {
   std::string record;            // save the launch here for tritium replay
   std::string traceAll;          // write every value of one program here (.npz)
   bool interactive = false;      // tritium debug: commands from stdin
+  /// Where the launch runs, in turn: "interp", "cuda" or both
+  /// ("interp,cuda"); with two, each starts from the same inputs and their
+  /// buffers are compared afterwards.
+  std::string executors = "interp";
 };
 
 /// Saves what reruns the launch `o` describes, with its input buffers
@@ -80,6 +84,7 @@ struct LaunchSpec {
   bool coverage = false;
   std::string traceAll; // .npz of every value of tracePids[0] (or (0, 0, 0))
   bool interactive = false; // tritium debug
+  bool cuda = false;        // on the CUDA GPU instead of the interpreter
 };
 
 struct LaunchReport {

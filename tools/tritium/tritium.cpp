@@ -334,6 +334,9 @@ int main(int argc, char **argv) {
   auto observe = [&multi](CLI::App *c, tritium::run::RunOptions &r) {
     multi(c->add_option("--save", r.saves,
                         "NAME=out.npy: write a buffer after the run (repeatable)"));
+    c->add_option("--executors", r.executors,
+                  "where the launch runs: interp (default), cuda, or interp,cuda (each from "
+                  "the same inputs, then every buffer compared with --check's tolerances)");
     multi(c->add_option("--check", r.checks,
                         "NAME=ref.npy: compare a buffer with a reference (repeatable)"));
     c->add_option("--rtol", r.rtol, "relative tolerance of --check");
