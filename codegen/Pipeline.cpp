@@ -232,6 +232,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
       return false;
     }
     mlir::tile::decomposeBf16Dots(module);
+    mlir::tile::widenFp8Arithmetic(module);
   }
   // A warp-specialized tile loop over an inner k loop is flattened on
   // sm_90: its producer then copies across tile boundaries in one loop.

@@ -693,5 +693,7 @@ std::optional<std::string> tritium::fe::optimizeTileModule(ModuleOp module) {
   tile::buildTileOptimizePipeline(pm);
   if (failed(pm.run(module)))
     return messages.empty() ? std::string("tile pipeline failed") : messages;
+  // fp8 arithmetic in fp32, for every executor alike.
+  tile::widenFp8Arithmetic(module);
   return std::nullopt;
 }

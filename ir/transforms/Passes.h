@@ -32,6 +32,11 @@ void decomposeBf16Dots(Operation *root);
 /// the mark and stay as they are.
 void flattenLoops(Operation *root);
 
+/// Rewrites every arith/math op under `root` that computes on fp8 floats
+/// to compute in fp32 between tile.fp_to_fp conversions (its fp8 results
+/// rounded to nearest even), for the GPU lowering (WidenFp8.cpp).
+void widenFp8Arithmetic(Operation *root);
+
 /// inliner -> canonicalize -> tile-combine -> canonicalize -> cse -> symbol-dce
 void buildTileOptimizePipeline(OpPassManager &pm);
 

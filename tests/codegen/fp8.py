@@ -92,3 +92,25 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr,
     b = b.to(tl.float8e5, bitcast=True)
     c = tl.dot(a, b)
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+
+
+# Arithmetic, comparisons and math on fp8 values (Triton keeps `x * s` of
+# two e5m2 values e5m2) compute in fp32 between conversions, the result
+# rounded back: no float instruction on the bytes (a scalar fp8 parameter
+# included), for sm_90 and sm_80.
+# RUN: tritium compile %s --kernel arith_kernel --signature "*fp8e5:16,fp8e5,*fp8e4nv:16,16" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ARITH
+# CHECK-ARITH-LABEL: func.func @arith_kernel
+# CHECK-ARITH-DAG: arith.cmpf ogt, {{.*}} : tensor<16xf32
+# CHECK-ARITH-DAG: arith.mulf {{.*}} : tensor<16xf32
+# CHECK-ARITH-DAG: arith.maxnumf {{.*}} : tensor<16xf32
+# CHECK-ARITH-DAG: tile.fp_to_fp {{.*}}, rounding = rtne : tensor<16xf32{{.*}}> -> tensor<16xf8E5M2
+# RUN: tritium compile %s --kernel arith_kernel --signature "*fp8e5:16,fp8e5,*fp8e4nv:16,16" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-ARITH80
+# CHECK-ARITH80-LABEL: .entry arith_kernel(
+# CHECK-ARITH80: st.global.u8
+@triton.jit
+def arith_kernel(x_ptr, s, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.where(x > s, x * s, -x)
+    tl.store(x_ptr + offs, tl.maximum(y, x))
+    tl.store(y_ptr + offs, (tl.load(y_ptr + offs) + 1.0).to(tl.float8e4nv))

@@ -72,3 +72,29 @@ def test_a_failed_run_is_not_compared(tmp_path):
     assert p.returncode == 1
     assert "out-of-bounds" in p.stderr
     assert "compare" not in p.stdout
+
+
+FP8 = '''import triton
+import triton.language as tl
+
+
+@triton.jit
+def fp8_arith(x_ptr, y_ptr, out_ptr, s, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs).to(tl.float8e5)
+    y = tl.load(y_ptr + offs).to(tl.float8e5)
+    z = tl.where(x > y, x * y, tl.maximum(x - y, y / x))
+    tl.store(out_ptr + offs, z * s)
+'''
+
+
+def test_fp8_arithmetic_agrees_with_the_interpreter(tmp_path):
+    # fp8 arithmetic computes in fp32 on the GPU, rounded back once: the
+    # interpreter's values, bit for bit (fp8 buffers compare exactly).
+    src = tmp_path / "k.py"
+    src.write_text(FP8)
+    p = run("run", str(src), "-k", "fp8_arith", "-g", "1", "--arg", "x_ptr=randn:f32[1024]",
+            "--arg", "y_ptr=randn:f32[1024]", "--arg", "out_ptr=zeros:fp8e5[1024]",
+            "--arg", "s=1.5", "-c", "BLOCK=1024", "--executors", "interp,cuda")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "compare out_ptr, cuda vs interp: PASS (1024 elements" in p.stdout

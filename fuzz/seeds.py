@@ -1,0 +1,86 @@
+"""Writes the fuzz targets' seed corpora from the repository (examples,
+conformance kernels, lit tests) into OUT/<target>/, one file per input.
+
+Kernel seeds for parse/tile/gpu: every Python file with an @triton.jit
+kernel, and for each `--kernel K --signature "S"` a lit RUN line gives,
+that file with `#kernel: K` and `#sig: S` lines in front (the directives
+FuzzCompile.cpp reads). tile-ir: the .mlir tests, split at `// -----`.
+npy: small arrays of every dtype the reader takes, written here by hand."""
+
+import os
+import re
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def kernel_files():
+    for top in ("examples", "conformance", "tests"):
+        for d, _, files in os.walk(os.path.join(ROOT, top)):
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    p = os.path.join(d, f)
+                    with open(p, encoding="utf-8", errors="replace") as fh:
+                        text = fh.read()
+                    if "jit" in text:
+                        yield p, text
+
+
+RUN = re.compile(r'--kernel[= ](\w+).*?--signature[= ]"([^"]*)"')
+
+
+def kernel_seeds():
+    seeds = []
+    for path, text in kernel_files():
+        seeds.append(text)
+        for k, sig in RUN.findall(text.replace("\\\n# RUN:", " ")):
+            seeds.append("#kernel: %s\n#sig: %s\n%s" % (k, sig.replace('\\"', '"'), text))
+    return seeds
+
+
+def mlir_seeds():
+    seeds = []
+    for top in ("tests/ir", "tests/codegen"):
+        d = os.path.join(ROOT, top)
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".mlir"):
+                with open(os.path.join(d, f)) as fh:
+                    seeds.extend(s for s in fh.read().split("// -----") if s.strip())
+    return seeds
+
+
+def npy(descr, shape, payload, version=1):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (
+        descr, "(%s)" % "".join("%d," % n for n in shape) if shape else "()")
+    size_len = 2 if version == 1 else 4
+    pad = (-(6 + 2 + size_len + len(header) + 1)) % 64
+    header += " " * pad + "\n"
+    size = struct.pack("<H" if version == 1 else "<I", len(header))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode() + payload
+
+
+def npy_seeds():
+    return [npy("<f4", (4,), struct.pack("<4f", 1, 2, 3, 4)),
+            npy("<f2", (2, 2), b"\x00\x3c" * 4),
+            npy("|b1", (3,), b"\x01\x00\x01"),
+            npy("<i8", (2,), struct.pack("<2q", -1, 7), version=2),
+            npy("|u1", (0,), b""),
+            npy("<f8", (), struct.pack("<d", 2.5), version=3),
+            npy("<u2", (2, 1, 2), b"\x01\x00" * 4)]
+
+
+def main(out):
+    groups = {"parse": kernel_seeds(), "tile-ir": mlir_seeds(), "npy": npy_seeds()}
+    groups["tile"] = groups["gpu"] = groups["parse"]
+    for target, seeds in groups.items():
+        d = os.path.join(out, target)
+        os.makedirs(d, exist_ok=True)
+        for i, s in enumerate(seeds):
+            with open(os.path.join(d, "seed-%04d" % i), "wb") as fh:
+                fh.write(s if isinstance(s, bytes) else s.encode())
+        print("seeds: %s: %d" % (target, len(seeds)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
