@@ -362,8 +362,7 @@ TValue Emitter::callFunction(FunctionInfo &fn, CallArgs &call) {
     size_t argIdx = 0;
     std::vector<Value> blockArgs(entry->getArguments().begin(),
                                  entry->getArguments().end());
-    for (size_t i = 0; i < def.params.size(); ++i)
-    {
+    for (size_t i = 0; i < def.params.size(); ++i) {
       scope[def.params[i].name] = rebuild(bound[i], blockArgs, argIdx);
       nameLeaves(def.params[i].name, scope[def.params[i].name], def.params[i].loc);
     }

@@ -79,8 +79,7 @@ static Carried prepareCarried(Emitter &em, const std::vector<std::string> &names
 /// statement `l`, or op results).
 static void bindCarried(Emitter &em, const Carried &c, ValueRange vals, SourceLoc l) {
   size_t idx = 0;
-  for (size_t i = 0; i < c.names.size(); ++i)
-  {
+  for (size_t i = 0; i < c.names.size(); ++i) {
     em.scopes.back()[c.names[i]] = rebuildLeaves(c.templates[i], [&](const TValue &t) {
       return t.isTensor() ? TValue::tensor(vals[idx++], t.dtype, t.shape) : t;
     });

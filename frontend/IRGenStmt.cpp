@@ -137,7 +137,6 @@ void Emitter::nameLeaves(const std::string &name, const TValue &v, SourceLoc at)
   // initial value is, whose location the builder copied).
   if (auto arg = dyn_cast<BlockArgument>(v.v); arg && at.valid())
     arg.setLoc(loc(at));
-
   nameValue(v.v, name);
 }
 

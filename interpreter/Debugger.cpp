@@ -18,8 +18,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstring>
-#include <set>
 #include <sstream>
 
 namespace tritium::interp {
@@ -123,16 +121,9 @@ void Debugger::printName(const std::string &expr, Frame &f) {
       best = int(s);
   }
   if (!known) {
-    std::set<std::string> names;
-    for (const SlotInfo &si : slots)
-      for (const std::string &n : si.names)
-        if (n.find('[') == std::string::npos)
-          names.insert(n);
-    out_ << "no tensor variable '" << name << "' in kernel " << f.prog->kernelName;
-    std::string sep = " (its tensor variables: ";
-    for (const std::string &n : names)
-      out_ << sep << n, sep = ", ";
-    out_ << (names.empty() ? "" : ")") << "\n";
+    std::string list = variableList(*f.prog);
+    out_ << "no tensor variable '" << name << "' in kernel " << f.prog->kernelName
+         << (list.empty() ? "" : " (its tensor variables: " + list + ")") << "\n";
     return;
   }
   if (best < 0) {
@@ -157,20 +148,12 @@ void Debugger::printName(const std::string &expr, Frame &f) {
     shown += "[" + inner + "]";
   }
   const uint8_t *mask = nullptr;
-  if (const Op *d = definer_[size_t(best)]; d && !d->res.empty() && d->res[0] == best &&
-                                             !std::strcmp(d->name, "tile.load") && d->a >= 0)
-    mask = f.get<uint8_t>(d->a);
-  std::vector<int64_t> shape;
-  for (size_t d = 0; d < si.shape.size(); ++d)
-    if (view.empty())
-      shape.push_back(si.shape[d]);
-    else if (!view[d].index)
-      shape.push_back((view[d].stop - view[d].start + view[d].step - 1) / view[d].step);
-  out_ << shown << " (" << kindName(si.kind);
-  for (size_t d = 0; d < shape.size(); ++d)
-    out_ << (d ? ", " : "[") << shape[d] << (d + 1 == shape.size() ? "]" : "");
-  out_ << ", given at " << si.loc << ")\n"
-       << formatSlot(f, best, mask, view.empty() ? nullptr : &view) << "\n";
+  if (const Op *d = definer_[size_t(best)]; d && !d->res.empty() && d->res[0] == best)
+    mask = loadMask(*d, 0, f);
+  const std::vector<SliceDim> *part = view.empty() ? nullptr : &view;
+  out_ << shown << " (" << typeText(si.kind, viewShape(si.shape, part)) << ", given at "
+       << si.loc << ")\n"
+       << formatSlot(f, best, mask, part) << "\n";
 }
 
 void Debugger::prompt(const Op &op, Frame &f) {

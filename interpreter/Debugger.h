@@ -3,8 +3,8 @@
 // An interpreter launch driven from a terminal: the programs run one after
 // another, and before each op the debugger may stop and read commands
 // (break LINE [if pid == (X, Y, Z)], continue, step, next, print LINE,
-// print NAME[SUBSCRIPTS], where, delete, quit, help). It stops first before the first op of
-// program (0, 0, 0), and after any op a sanitizer reports.
+// print NAME[SUBSCRIPTS], where, delete, quit, help). It stops first before
+// the first op of program (0, 0, 0), and after any op a sanitizer reports.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_INTERPRETER_DEBUGGER_H

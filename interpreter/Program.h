@@ -206,9 +206,21 @@ std::optional<std::string> parseSlices(const std::string &text,
                                        llvm::ArrayRef<int64_t> shape,
                                        std::vector<SliceDim> &out);
 
+/// "f32[64, 64]": an element kind and a shape as traces show them.
+std::string typeText(EK kind, llvm::ArrayRef<int64_t> shape);
+
+/// A load's mask (op.a): which lanes of result `result` of `op` it read
+/// (null for any other op or result).
+const uint8_t *loadMask(const Op &op, size_t result, const Frame &f);
+
+/// The shape of the part `view` selects of a tile of `shape` (null: all).
+std::vector<int64_t> viewShape(llvm::ArrayRef<int64_t> shape, const std::vector<SliceDim> *view);
+
+/// The program's variable names (not tuple elements), sorted, joined by ", ".
+std::string variableList(const Program &p);
+
 /// The values of `slot` as the tile (or the part `view` selects), masked-off
-/// lanes "--" where `mask` (of the whole tile) is given: "dtype[shape]"
-/// line, then the values.
+/// lanes "--" where `mask` (of the whole tile) is given.
 std::string formatSlot(const Frame &f, int slot, const uint8_t *mask,
                        const std::vector<SliceDim> *view = nullptr);
 

@@ -94,28 +94,52 @@ bool tracedSlot(const TraceSpec &t, const SlotInfo &si) {
   return si.line == t.line && si.hasName(t.name) && inFile(t.file, si.loc);
 }
 
-std::string typeText(const SlotInfo &si, llvm::ArrayRef<int64_t> shape) {
-  std::string out = kindName(si.kind);
+/// The value of `slot`, NAME's, as --trace NAME prints it.
+void traceSlot(const Frame &f, const std::string &name, int slot, const char *what,
+               const uint8_t *mask, std::string &out) {
+  const SlotInfo &si = f.prog->slots[slot];
+  out += "trace " + si.loc + " program " + f.pidText() + ": " + name + " = " + what + " (" +
+         typeText(si.kind, si.shape) + ")\n" + formatSlot(f, slot, mask) + "\n";
+}
+} // namespace
+
+std::string typeText(EK kind, llvm::ArrayRef<int64_t> shape) {
+  std::string out = kindName(kind);
   for (size_t d = 0; d < shape.size(); ++d)
     out += (d ? ", " : "[") + std::to_string(shape[d]) + (d + 1 == shape.size() ? "]" : "");
   return out;
 }
 
-/// The value of a named slot as --trace NAME prints it.
-void traceSlot(const Frame &f, int slot, const char *what, const uint8_t *mask,
-               std::string &out) {
-  const SlotInfo &si = f.prog->slots[slot];
-  out += "trace " + si.loc + " program " + f.pidText() + ": " + f.prog->slots[slot].names.back() +
-         " = " + what + " (" + typeText(si, si.shape) + ")\n" + formatSlot(f, slot, mask) + "\n";
-}
-
-/// A load's mask (op.a): which lanes of its result it read.
 const uint8_t *loadMask(const Op &op, size_t result, const Frame &f) {
   if (result == 0 && !std::strcmp(op.name, "tile.load") && op.a >= 0)
     return f.get<uint8_t>(op.a);
   return nullptr;
 }
-} // namespace
+
+std::vector<int64_t> viewShape(llvm::ArrayRef<int64_t> shape, const std::vector<SliceDim> *view) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!view) {
+      out.push_back(shape[d]);
+    } else if (!(*view)[d].index) {
+      const SliceDim &s = (*view)[d];
+      out.push_back((s.stop - s.start + s.step - 1) / s.step);
+    }
+  }
+  return out;
+}
+
+std::string variableList(const Program &p) {
+  std::set<std::string> names;
+  for (const SlotInfo &si : p.slots)
+    for (const std::string &n : si.names)
+      if (n.find('[') == std::string::npos)
+        names.insert(n);
+  std::string list;
+  for (const std::string &n : names)
+    list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
 
 std::optional<std::string> parseSlices(const std::string &text, llvm::ArrayRef<int64_t> shape,
                                        std::vector<SliceDim> &out) {
@@ -204,15 +228,13 @@ std::string formatSlot(const Frame &f, int slot, const uint8_t *mask,
   if (si.shape.empty())
     return elementText(f, slot, 0);
   auto full = rowMajorStrides(si.shape);
-  std::vector<int64_t> shape, strides;
+  std::vector<int64_t> shape = viewShape(si.shape, view), strides;
   int64_t base = 0;
   for (size_t d = 0; d < si.shape.size(); ++d) {
     SliceDim s = view ? (*view)[d] : SliceDim{0, si.shape[d], 1, false};
     base += s.start * full[d];
-    if (s.index)
-      continue;
-    shape.push_back((s.stop - s.start + s.step - 1) / s.step);
-    strides.push_back(full[d] * s.step);
+    if (!s.index)
+      strides.push_back(full[d] * s.step);
   }
   std::string out;
   if (shape.empty()) {
@@ -232,7 +254,7 @@ std::string formatValue(const Op &op, size_t result, const Frame &f) {
   std::string out = std::string(op.name);
   if (op.res.size() > 1)
     out += " result " + std::to_string(result);
-  out += " (" + typeText(si, si.shape) + ")\n";
+  out += " (" + typeText(si.kind, si.shape) + ")\n";
   return out + formatSlot(f, slot, loadMask(op, result, f));
 }
 
@@ -243,7 +265,7 @@ void traceOp(const Op &op, Frame &f) {
   if (!t.name.empty()) {
     for (size_t k = 0; k < op.res.size(); ++k)
       if (tracedSlot(t, f.prog->slots[op.res[k]]))
-        traceSlot(f, op.res[k], op.name, loadMask(op, k, f), f.printOut);
+        traceSlot(f, t.name, op.res[k], op.name, loadMask(op, k, f), f.printOut);
     return;
   }
   if (!op.lineOutput || op.line != t.line || !inFile(t.file, op.loc))
@@ -259,7 +281,7 @@ void traceArgs(const Op &op, Frame &f) {
     return;
   for (int s : op.entersArgs)
     if (tracedSlot(t, f.prog->slots[s]))
-      traceSlot(f, s, "block argument", nullptr, f.printOut);
+      traceSlot(f, t.name, s, "block argument", nullptr, f.printOut);
 }
 
 std::optional<std::string> checkTraceName(const Program &p, const TraceSpec &t) {
@@ -275,14 +297,7 @@ std::optional<std::string> checkTraceName(const Program &p, const TraceSpec &t) 
   std::string spec = "--trace " + (t.file.empty() ? "" : t.file + ":") + std::to_string(t.line) +
                      ":" + t.name + ": ";
   if (lines.empty()) {
-    std::set<std::string> names;
-    for (const SlotInfo &si : p.slots)
-      for (const std::string &n : si.names)
-        if (n.find('[') == std::string::npos)
-          names.insert(n);
-    std::string list;
-    for (const std::string &n : names)
-      list += (list.empty() ? "" : ", ") + n;
+    std::string list = variableList(p);
     return spec + "kernel '" + p.kernelName + "' has no tensor variable '" + t.name + "'" +
            (list.empty() ? std::string() : " (its tensor variables: " + list + ")");
   }

@@ -17,15 +17,11 @@
 namespace tritium::run {
 
 #ifndef TRITIUM_HAVE_API
-bool cudaExecutorBuilt() { return false; }
-
 std::optional<std::string> launchOnCuda(const LaunchSpec &, const std::string &,
                                         const std::vector<HostValue *> &, LaunchReport &) {
   return std::string("tritium: error: --executors cuda: this build has no GPU runtime\n");
 }
 #else
-bool cudaExecutorBuilt() { return true; }
-
 namespace {
 std::optional<DType> dtypeOf(const ElemType &e) {
   for (int t = int(DType::I1); t <= int(DType::F8E5B16); ++t)

@@ -16,9 +16,6 @@
 
 namespace tritium::run {
 
-/// Whether this build can launch on the GPU (the runtime was linked).
-bool cudaExecutorBuilt();
-
 /// Launches `spec` on the GPU with `runtime` (one host value per runtime
 /// parameter, in order; buffers are updated in place). `source` is the
 /// kernel file's text. Returns the error text ready to print.
