@@ -119,24 +119,6 @@ LogicalResult Lowering::emitFor(Operation *o) {
   b.SetInsertPoint(exit);
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
   carried.bind(*this, results);
-  // Products still in flight after the last iteration are waited for here.
-  std::vector<Value> inFlight;
-  for (auto [y, r] : llvm::zip(yielded, results))
-    if (asyncAccumulators.contains(y))
-      inFlight.push_back(r);
-  if (!inFlight.empty()) {
-    std::vector<llvm::Value *> regs;
-    for (Value r : inFlight)
-      regs.insert(regs.end(), get(r).regs.begin(), get(r).regs.end());
-    regs = emitWgmmaWait(*this, 0, regs);
-    size_t k = 0;
-    for (Value r : inFlight) {
-      Lowered l = get(r);
-      for (llvm::Value *&x : l.regs)
-        x = regs[k++];
-      set(r, l);
-    }
-  }
   return success();
 }
 
@@ -148,52 +130,12 @@ LogicalResult Lowering::emitIf(Operation *o) {
   auto *merge = llvm::BasicBlock::Create(ctx, "if.end", fn);
   b.CreateCondBr(cond, thenBB, elseBB);
 
-  // Products left in flight (wgmma) that a branch reads: the branch waits
-  // for them first, and after the merge they are the registers each
-  // branch had (waited or not).
-  std::vector<Value> inFlight;
-  for (Value v : asyncAccumulators)
-    if (!op->isAncestor(v.getParentBlock()->getParentOp()) &&
-        llvm::any_of(v.getUsers(), [&](Operation *u) { return op->isAncestor(u); }))
-      inFlight.push_back(v);
-  llvm::sort(inFlight, [](Value x, Value y) { // program order, for stable output
-    Operation *a = x.getDefiningOp(), *c = y.getDefiningOp();
-    return a && c && a->getBlock() == c->getBlock() && a->isBeforeInBlock(c);
-  });
-  std::vector<Lowered> before;
-  for (Value v : inFlight)
-    before.push_back(get(v));
-  auto emitBranch = [&](Region &r) -> FailureOr<std::vector<Lowered>> {
-    bool reads = llvm::any_of(inFlight, [&](Value v) {
-      return llvm::any_of(v.getUsers(),
-                          [&](Operation *u) { return r.isAncestor(u->getParentRegion()); });
-    });
-    if (reads && !inFlight.empty()) {
-      std::vector<llvm::Value *> regs;
-      for (const Lowered &l : before)
-        regs.insert(regs.end(), l.regs.begin(), l.regs.end());
-      regs = emitWgmmaWait(*this, 0, regs);
-      size_t k = 0;
-      for (auto [v, l] : llvm::zip(inFlight, before)) {
-        Lowered w = l;
-        for (llvm::Value *&x : w.regs)
-          x = regs[k++];
-        set(v, w);
-      }
-    }
-    if (!r.empty() && failed(emitBlock(r.front())))
-      return failure();
-    std::vector<Lowered> out;
-    for (auto [v, l] : llvm::zip(inFlight, before)) {
-      out.push_back(get(v));
-      set(v, l);
-    }
-    return out;
+  auto emitBranch = [&](Region &r) -> LogicalResult {
+    return r.empty() ? success() : emitBlock(r.front());
   };
 
   b.SetInsertPoint(thenBB);
-  FailureOr<std::vector<Lowered>> thenInFlight = emitBranch(op.getThenRegion());
-  if (failed(thenInFlight))
+  if (failed(emitBranch(op.getThenRegion())))
     return failure();
   std::vector<LayoutRef> layouts;
   std::vector<llvm::Value *> thenRegs, elseRegs;
@@ -207,8 +149,7 @@ LogicalResult Lowering::emitIf(Operation *o) {
   b.CreateBr(merge);
 
   b.SetInsertPoint(elseBB);
-  FailureOr<std::vector<Lowered>> elseInFlight = emitBranch(op.getElseRegion());
-  if (failed(elseInFlight))
+  if (failed(emitBranch(op.getElseRegion())))
     return failure();
   if (!op.getElseRegion().empty()) {
     if (op.getNumResults()) {
@@ -231,18 +172,6 @@ LogicalResult Lowering::emitIf(Operation *o) {
   }
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
   c.bind(*this, results);
-  for (auto [v, t, e] : llvm::zip(inFlight, *thenInFlight, *elseInFlight)) {
-    Lowered m = t;
-    for (auto [x, tx, ex] : llvm::zip(m.regs, t.regs, e.regs)) {
-      if (tx == ex)
-        continue;
-      auto *phi = b.CreatePHI(tx->getType(), 2);
-      phi->addIncoming(tx, thenEnd);
-      phi->addIncoming(ex, elseEnd);
-      x = phi;
-    }
-    set(v, m);
-  }
   return success();
 }
 

@@ -79,7 +79,7 @@ bool isElementwise(Operation *op) {
 bool feedsDotA(Value v, int depth) {
   for (OpOperand &use : v.getUses()) {
     Operation *u = use.getOwner();
-    if (isa<tile::DotOp>(u) && use.getOperandNumber() == 0)
+    if (isa<tile::DotOp, tgpu::WgmmaOp>(u) && use.getOperandNumber() == 0)
       return true;
     if (depth >= 8 || !isElementwise(u))
       continue;
@@ -97,7 +97,7 @@ bool fromDot(Value v, int depth) {
   Operation *d = v.getDefiningOp();
   if (!d)
     return false;
-  if (isa<tile::DotOp>(d))
+  if (isa<tile::DotOp, tgpu::WgmmaOp>(d))
     return true;
   if (depth >= 8 || !isElementwise(d))
     return false;
@@ -543,7 +543,7 @@ LogicalResult dotMma8Bit(Lowering &L, tile::DotOp op) {
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
   if (dotUsesWgmma(op, parseCudaTarget(L.target.name()), L.numWarps))
-    return emitWgmmaDot(L, op);
+    return L.fail(op, "internal error: a wgmma product not issued as a tgpu.wgmma group");
   if (mmaEligible(L, op)) {
     Type et = cast<RankedTensorType>(op.getA().getType()).getElementType();
     return et.isF32()               ? dotMmaTf32(L, op)

@@ -40,6 +40,7 @@ Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
   populateMapHandlers(handlers_);
   populateDescriptorHandlers(handlers_);
   populateTmaHandlers(handlers_);
+  populateWgmmaHandlers(handlers_);
 }
 
 LogicalResult Lowering::fail(Operation *op, const llvm::Twine &msg) {

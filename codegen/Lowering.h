@@ -73,6 +73,7 @@ void populateSortHandlers(HandlerTable &t);       // SortToLLVM.cpp
 void populateMapHandlers(HandlerTable &t);        // MapElementwiseToLLVM.cpp
 void populateDescriptorHandlers(HandlerTable &t); // DescriptorToLLVM.cpp
 void populateTmaHandlers(HandlerTable &t);        // nvidia/TmaToLLVM.cpp
+void populateWgmmaHandlers(HandlerTable &t);      // nvidia/WgmmaToLLVM.cpp
 
 class Lowering {
 public:
@@ -265,10 +266,6 @@ public:
   mlir::LogicalResult emitOp(mlir::Operation *op);
   mlir::LogicalResult fail(mlir::Operation *op, const llvm::Twine &msg);
 
-  /// Products whose wgmma group is still in flight when they are yielded to
-  /// the next iteration; their loop waits for them after its last one.
-  llvm::DenseSet<mlir::Value> asyncAccumulators;
-
   /// Set when TRITIUM_CHECK_LAYOUTS is: a handler produced a value in
   /// another layout than its type's encoding (each is reported on stderr
   /// and the value converted).
@@ -324,8 +321,9 @@ llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
 /// compute capability and warp count (DotToLLVM.cpp).
 bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
 /// True when `dot` runs on Hopper's warpgroup MMA (wgmma, sm_90a) for this
-/// compute capability and warp count (nvidia/WgmmaToLLVM.cpp); such a
-/// product also satisfies dotUsesMma.
+/// compute capability and warp count (nvidia/WgmmaToLLVM.cpp): a
+/// tgpu.wgmma, or a tile.dot that becomes one; such a tile.dot also
+/// satisfies dotUsesMma.
 bool dotUsesWgmma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
 /// Warps over (M, N) of a tensor-core product's accumulator: (wm, wn) of
 /// mma.sync, (4 * warpgroups along M, warpgroups along N) of wgmma.
@@ -337,8 +335,11 @@ std::pair<unsigned, unsigned> wgmmaWarpgroups(int64_t M, int64_t N, unsigned num
 /// (the layout assignment's choice), else dotMmaWarps.
 std::pair<unsigned, unsigned> assignedMmaWarps(mlir::tile::DotOp dot, unsigned numWarps,
                                                unsigned computeCapability);
-/// Lowers a tile.dot for which dotUsesWgmma holds.
-mlir::LogicalResult emitWgmmaDot(Lowering &L, mlir::tile::DotOp dot);
+/// Whether a wgmma product of `a` and `b` reads both where they lie: B
+/// (and A) a shared tile in the form the instruction reads, or A in the
+/// registers of its A fragment; otherwise it stages them (and rewrites the
+/// staging area at the next product).
+bool wgmmaReadsOperandsInPlace(mlir::Value a, mlir::Value b, unsigned numWarps);
 /// wgmma.wait_group `pending` with `regs` (accumulator registers) passed
 /// through it; returns them as the wait hands them back.
 std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,

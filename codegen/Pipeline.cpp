@@ -292,6 +292,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     }
     removeConversions(func, lo);
     lowering.producerWarps = warpSpecializeLoops(func, lo);
+    formWgmmaGroups(func, lo);
     out.numWarps = numWarps + lowering.producerWarps;
     // Analysed again: the values the passes made (conversions keep their
     // source's contiguity).

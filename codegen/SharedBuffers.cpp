@@ -38,9 +38,8 @@ bool tritium::codegen::copyStoresTransposed(tgpu::AsyncCopyOp copy, unsigned cc,
       if (ld.getBuffer() != copy.getBuffer())
         return;
       for (OpOperand &use : ld->getUses())
-        if (auto dot = dyn_cast<mlir::tile::DotOp>(use.getOwner()))
-          if (dotUsesWgmma(dot, cc, numWarps))
-            eightBit = use.getOperandNumber() == 1;
+        if (dotUsesWgmma(use.getOwner(), cc, numWarps))
+          eightBit = use.getOperandNumber() == 1;
     });
   if (eightBit)
     return *eightBit;

@@ -63,6 +63,28 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
   return {};
 }
 
+LogicalResult WgmmaOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("takes 2-D operands");
+  if (a.getShape()[1] != b.getShape()[0] || a.getShape()[0] != c.getShape()[0] ||
+      b.getShape()[1] != c.getShape()[1])
+    return emitOpError("operand shapes do not make a product: ")
+           << a << " * " << b << " -> " << c;
+  return success();
+}
+
+LogicalResult WgmmaWaitOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                            ValueRange operands, DictionaryAttr,
+                                            OpaqueProperties, RegionRange,
+                                            SmallVectorImpl<Type> &types) {
+  for (Value v : operands)
+    types.push_back(v.getType());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Encodings as linear maps
 //===----------------------------------------------------------------------===//

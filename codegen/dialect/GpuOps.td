@@ -14,6 +14,7 @@ include "codegen/dialect/GpuDialect.td"
 include "codegen/dialect/GpuAttrs.td"
 include "ir/TileTypes.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TGpu_GlobalMemory : Resource<"::mlir::tile::GlobalMemory">;
@@ -181,6 +182,56 @@ def TGpu_WarpSpecializeOp : TGpu_Op<"warp_specialize", [
   let arguments = (ins I64Attr:$producerWarps, I64Attr:$consumerRegs, I64Attr:$producerRegs);
   let regions = (region SizedRegion<1>:$consumer, SizedRegion<1>:$producer);
   let assemblyFormat = "`consumer` $consumer `producer` $producer attr-dict";
+}
+
+def TGpu_WgmmaOp : TGpu_Op<"wgmma", [
+    MemoryEffects<[MemRead<TGpu_SharedMemory>, MemWrite<TGpu_SharedMemory>]>,
+    TypesMatchWith<"accumulator is typed like the result", "result", "c", "$_self">]> {
+  let summary = "Issue a product as one warpgroup MMA group (sm_90a), left in flight";
+  let description = [{
+    `c + a * b` on Hopper's warpgroup tensor cores: a fence, the
+    `wgmma.mma_async` steps over K, and a commit that closes them into one
+    group. B is read from shared memory (a `#tgpu.shared` tile read in
+    place), A from shared memory or from registers laid out as the
+    instruction's A fragment; an operand in neither form is staged into
+    shared memory first. Where `zero_if` holds, the accumulator starts from
+    zero instead of `c` (a flattened loop restarting a tile).
+
+    The result is in flight: the tensor cores are still writing it and
+    reading the operands. Only a `tgpu.wgmma_wait` may read it, and the
+    accumulator operand of the next `tgpu.wgmma` of the same loop (the
+    instruction adds into the registers in place); the operands' shared
+    memory may not be written again before such a wait says the group is
+    done.
+
+    Example: `%d = tgpu.wgmma %a, %b, %c : tensor<128x64xf16, #shared>, tensor<64x256xf16, #shared1> -> tensor<128x256xf32, #mma>`
+  }];
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c, Optional<I1>:$zeroIf);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`zero_if` $zeroIf^)? attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGpu_WgmmaWaitOp : TGpu_Op<"wgmma_wait", [
+    MemoryEffects<[MemRead<TGpu_SharedMemory>, MemWrite<TGpu_SharedMemory>]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Wait until at most `pending` warpgroup MMA groups are in flight";
+  let description = [{
+    The groups issued before the newest `pending` ones are done: their
+    results are final and their operands' shared memory may be written.
+    `inputs` are accumulators of groups issued so far; `results` are the
+    same registers, tied through the wait so that nothing reads them above
+    it. With `pending = 0` every result is final; with more, the newest
+    groups' results are still in flight and go on only into the next
+    group's accumulator (or another wait).
+
+    Example: `%r = tgpu.wgmma_wait %d {pending = 1 : i64} : tensor<128x256xf32, #mma>`
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$inputs, I64Attr:$pending);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let assemblyFormat = "$inputs attr-dict (`:` type($inputs)^)?";
 }
 
 #endif // TGPU_OPS

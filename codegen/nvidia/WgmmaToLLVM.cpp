@@ -21,13 +21,15 @@
 // registers of mma's A fragment (a chained product: attention's P @ V)
 // stays in registers.
 //
-// The products of one tl.dot form one wgmma group: fence, the k steps,
-// commit, and a wait that ties the accumulator registers so that nothing
-// reads them before the group is done.
+// A tgpu.wgmma is one wgmma group: fence, the k steps, commit. A
+// tgpu.wgmma_wait (placed by transforms/WgmmaGroups.cpp) ties the
+// accumulator registers through wgmma.wait_group so that nothing reads them
+// before their group is done.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
+#include "codegen/dialect/GpuDialect.h"
 
 #include "ir/TileDialect.h"
 
@@ -102,45 +104,6 @@ struct SharedOperand {
   bool kMajor;
 };
 
-/// A product's accumulator restarted by a select, `select(p, 0, x)` with a
-/// scalar `p` (a flattened loop's first iteration of each tile): the
-/// product reads `x` and zeroes it by the instruction's predicate where
-/// `p` holds. Otherwise the accumulator itself and no predicate.
-std::pair<Value, Value> accumulatorInput(tile::DotOp op) {
-  auto sel = op.getC().getDefiningOp<arith::SelectOp>();
-  if (sel && sel->hasOneUse() && sel.getCondition().getType().isInteger(1) &&
-      matchPattern(sel.getTrueValue(), m_AnyZeroFloat()))
-    return {sel.getFalseValue(), sel.getCondition()};
-  return {op.getC(), Value()};
-}
-
-/// `op`'s result is yielded by its loop into the iteration argument that
-/// is only `op`'s accumulator; other readers sit in scf.if ops after it
-/// (a flattened loop's epilogue), which wait for the group themselves
-/// (Lowering::emitIf).
-bool accumulatesAcrossIterations(tile::DotOp op) {
-  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-  if (!loop)
-    return false;
-  std::optional<unsigned> yielded;
-  for (OpOperand &use : op->getUses()) {
-    Operation *user = use.getOwner();
-    if (isa<scf::YieldOp>(user) && user->getParentOp() == loop) {
-      if (yielded)
-        return false;
-      yielded = use.getOperandNumber();
-      continue;
-    }
-    Operation *a = loop.getBody()->findAncestorOpInBlock(*user);
-    if (!a || a == user || !isa<scf::IfOp>(a))
-      return false;
-  }
-  if (!yielded)
-    return false;
-  Value arg = loop.getRegionIterArgs()[*yielded];
-  return arg == accumulatorInput(op).first && arg.hasOneUse();
-}
-
 } // namespace
 
 std::pair<unsigned, unsigned> tritium::codegen::wgmmaWarpgroups(int64_t M, int64_t N,
@@ -194,6 +157,8 @@ std::vector<llvm::Value *> tritium::codegen::emitWgmmaWait(Lowering &L, unsigned
 
 bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
                                     unsigned numWarps) {
+  if (isa<tgpu::WgmmaOp>(o))
+    return true;
   auto op = dyn_cast<tile::DotOp>(o);
   if (!op || computeCapability != 90)
     return false;
@@ -225,7 +190,26 @@ bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
   return shape->perGroupN % bl->blockCols() == 0 || shape->wgN == 1;
 }
 
-LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
+bool tritium::codegen::wgmmaReadsOperandsInPlace(Value a, Value b, unsigned numWarps) {
+  auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
+  int64_t M = aT.getShape()[0], K = aT.getShape()[1], N = bT.getShape()[1];
+  bool eight = fp8Name(aT.getElementType()) != nullptr; // read K-major only
+  auto as = dyn_cast_or_null<tgpu::SharedEncodingAttr>(aT.getEncoding());
+  auto bs = dyn_cast_or_null<tgpu::SharedEncodingAttr>(bT.getEncoding());
+  if (!bs || (eight && !bs.getTransposed()))
+    return false;
+  if (as)
+    return !(eight && as.getTransposed());
+  auto ws = wgmmaShape(M, N, numWarps);
+  auto al = tgpu::toLinearLayout(aT.getEncoding(), aT.getShape());
+  return !eight && ws && al &&
+         LinearLayout::threadLocalMap(*al, LinearLayout::mmaOperandA(M, K, 4 * ws->wgM, ws->wgN));
+}
+
+namespace {
+
+LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
+  auto op = cast<tgpu::WgmmaOp>(o);
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
@@ -276,8 +260,8 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
     bFromSlot = readSlot(bTile->second, op.getB());
     stageB = true;
   }
-  auto [accIn, zeroWhen] = accumulatorInput(op);
-  std::vector<llvm::Value *> acc = L.convert(accIn, *lc);
+  Value zeroWhen = op.getZeroIf();
+  std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
   // The instruction's accumulate predicate in the first k step: 0 where
   // the accumulator restarts.
   llvm::Value *accumulate = L.i32(1);
@@ -476,18 +460,32 @@ LogicalResult tritium::codegen::emitWgmmaDot(Lowering &L, tile::DotOp op) {
         unpack(b.CreateCall(mma, args), first);
       }
   b.CreateCall(asmStmt(L, "wgmma.commit_group.sync.aligned;"), {});
-  // A product that only feeds itself through a loop (the matmul's
-  // accumulator) leaves its group in flight while the next iteration's
-  // loads are issued: it waits for the previous group only (then every
-  // warpgroup is past the slots that group read), and the loop waits for
-  // all after its last iteration. Operands staged here are rewritten by
-  // the next iteration, so their products wait at once.
-  bool inFlight = !stageA && !stageB && accumulatesAcrossIterations(op);
-  acc = emitWgmmaWait(L, inFlight ? 1 : 0, acc);
-  if (inFlight) {
-    L.barrier();
-    L.asyncAccumulators.insert(op.getResult());
-  }
   L.set(op, Lowered{lc, acc});
   return success();
+}
+
+/// The wait ties every input register, in order, to the result it becomes.
+LogicalResult wgmmaWait(Lowering &L, Operation *o) {
+  auto op = cast<tgpu::WgmmaWaitOp>(o);
+  std::vector<llvm::Value *> regs;
+  for (Value v : op.getInputs()) {
+    const Lowered &l = L.get(v);
+    regs.insert(regs.end(), l.regs.begin(), l.regs.end());
+  }
+  regs = emitWgmmaWait(L, unsigned(op.getPending()), regs);
+  size_t k = 0;
+  for (auto [v, r] : llvm::zip(op.getInputs(), op.getResults())) {
+    Lowered l = L.get(v);
+    for (llvm::Value *&x : l.regs)
+      x = regs[k++];
+    L.set(r, l);
+  }
+  return success();
+}
+
+} // namespace
+
+void tritium::codegen::populateWgmmaHandlers(HandlerTable &t) {
+  t["tgpu.wgmma"] = wgmmaGroup;
+  t["tgpu.wgmma_wait"] = wgmmaWait;
 }

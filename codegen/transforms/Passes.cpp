@@ -149,10 +149,25 @@ struct WarpSpecializePass : public GpuPass<WarpSpecializePass> {
   }
 };
 
+struct WgmmaGroupsPass : public GpuPass<WgmmaGroupsPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WgmmaGroupsPass)
+  StringRef getArgument() const override { return "tgpu-wgmma-groups"; }
+  StringRef getDescription() const override {
+    return "Issue Hopper products as warpgroup MMA groups and place their waits";
+  }
+  void runOnOperation() override {
+    forEachKernel([](func::FuncOp func, const LayoutOptions &opts) {
+      formWgmmaGroups(func, opts);
+      return success();
+    });
+  }
+};
+
 } // namespace
 
 void tritium::codegen::registerGpuPasses() {
   PassRegistration<AssignLayoutsPass>();
   PassRegistration<RemoveConversionsPass>();
   PassRegistration<WarpSpecializePass>();
+  PassRegistration<WgmmaGroupsPass>();
 }

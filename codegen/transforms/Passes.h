@@ -73,6 +73,12 @@ void removeConversions(mlir::Operation *func, const LayoutOptions &options);
 /// after those the layouts place (0: no loop was split).
 unsigned warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options);
 
+/// Warpgroup MMA groups (WgmmaGroups.cpp): each tile.dot that wgmma
+/// computes (sm_90a) becomes a tgpu.wgmma, with tgpu.wgmma_wait ops placed
+/// so that a loop's accumulating product stays in flight across one
+/// iteration and every other reader sees final values.
+void formWgmmaGroups(mlir::Operation *func, const LayoutOptions &options);
+
 /// The encoding naming `layout` on a tensor of type `t` (without
 /// encoding): the first named form (#tgpu.blocked at the kernel's element
 /// width, then at 8 to 64 bits; #tgpu.mma; #tgpu.dot_op) whose map it is,
@@ -80,8 +86,9 @@ unsigned warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options
 mlir::Attribute layoutEncoding(const LinearLayout &layout, mlir::RankedTensorType t,
                                const LayoutOptions &options);
 
-/// Registers `tgpu-assign-layouts`, `tgpu-remove-conversions` and
-/// `tgpu-warp-specialize` with the global pass registry.
+/// Registers `tgpu-assign-layouts`, `tgpu-remove-conversions`,
+/// `tgpu-warp-specialize` and `tgpu-wgmma-groups` with the global pass
+/// registry.
 void registerGpuPasses();
 
 } // namespace tritium::codegen

@@ -4,9 +4,10 @@
 # thread for all.
 
 # fp16 products: cp.async into 3 slots, two iterations ahead. On sm_90 the
-# products are wgmma groups left in flight, so the copies come after them
-# (they overwrite the slots the previous iteration's group read); their
-# pointers are computed before, while the group is issued.
+# products are wgmma groups left in flight (the wait says the previous
+# iteration's group is done), so the copies come after them (they overwrite
+# the slots that group read); their pointers are computed before, while the
+# group is issued. The loop waits for the last group after it.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-ASYNC
 # CHECK-ASYNC-LABEL: func.func @matmul_kernel
 # CHECK-ASYNC: tgpu.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64}
@@ -15,17 +16,20 @@
 # CHECK-ASYNC: tgpu.async_copy
 # CHECK-ASYNC: tgpu.async_copy
 # CHECK-ASYNC-NEXT: tgpu.async_commit
-# CHECK-ASYNC: scf.for {{.*}} iter_args({{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
+# CHECK-ASYNC: %[[LOOP:.*]]:5 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = {{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
 # CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 1 : i64}
 # CHECK-ASYNC-NEXT: %[[A:.*]] = tgpu.shared_load slot %[[R]] {buffer = 0 : i64
 # CHECK-ASYNC-NEXT: %[[B:.*]] = tgpu.shared_load slot %[[R]] {buffer = 1 : i64
 # CHECK-ASYNC: %[[PA:.*]] = tile.addptr
-# CHECK-ASYNC: tile.dot %[[A]], %[[B]]
+# CHECK-ASYNC: %[[G:.*]] = tgpu.wgmma %[[A]], %[[B]], %[[ACC]]
+# CHECK-ASYNC-NEXT: %[[D:.*]] = tgpu.wgmma_wait %[[G]] {pending = 1 : i64}
+# CHECK-ASYNC-NEXT: tile.barrier
 # CHECK-ASYNC: tgpu.async_copy %[[PA]], {{.*}} slot %[[W]] {buffer = 0
 # CHECK-ASYNC: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 1
 # CHECK-ASYNC-NEXT: tgpu.async_commit
-# CHECK-ASYNC: scf.yield
+# CHECK-ASYNC: scf.yield %[[D]],
 # CHECK-ASYNC-NEXT: }
+# CHECK-ASYNC-NEXT: tgpu.wgmma_wait %[[LOOP]]#0 {pending = 0 : i64}
 # CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 0 : i64}
 
 # On sm_80 (mma.sync reads the slot before the barrier of the next
@@ -81,12 +85,16 @@
 # CHECK-PIPE: tile.dot %[[A]], %[[B]]
 # CHECK-PIPE: scf.yield {{.*}}, %[[AN]], %[[BN]]
 
+# Not pipelined: the product stages its operands from registers into an
+# area the next iteration's product rewrites, so it waits for its group at
+# once.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:90 --num-stages 1 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-NOPIPE
 # CHECK-NOPIPE-LABEL: func.func @matmul_kernel
 # CHECK-NOPIPE: scf.for
 # CHECK-NOPIPE: tile.load
 # CHECK-NOPIPE: tile.load
-# CHECK-NOPIPE: tile.dot
+# CHECK-NOPIPE: tgpu.wgmma
+# CHECK-NOPIPE-NEXT: tgpu.wgmma_wait {{.*}} {pending = 0 : i64}
 
 # `!=` is unordered-not-equal (true for NaN), `<` ordered.
 # RUN: tritium compile %S/../Inputs/codegen/compare.py --kernel ne_kernel --signature "*fp32:16,*fp32:16,*i32:16,128" --target cuda:80 --emit llir | FileCheck %s --check-prefix=CHECK-CMP

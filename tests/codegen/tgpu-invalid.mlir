@@ -70,3 +70,11 @@ func.func @convert_shape(%a: tensor<64x64xf32, #b>) {
   %0 = tgpu.convert_layout %a : tensor<64x64xf32, #b> -> tensor<64x32xf32, #b>
   return
 }
+
+// -----
+
+func.func @wgmma_shapes(%a: tensor<64x32xf16>, %b: tensor<16x64xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{operand shapes do not make a product}}
+  %0 = tgpu.wgmma %a, %b, %c : tensor<64x32xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
+  return
+}

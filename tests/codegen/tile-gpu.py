@@ -5,7 +5,8 @@
 # tgpu.convert_layout ops. The stage parses back through tile-opt.
 
 # Matmul on sm_90: a wgmma accumulator over 8 warps (2 warpgroups along M),
-# both operands read in place from 128-byte swizzled cp.async slots.
+# both operands read in place from 128-byte swizzled cp.async slots, the
+# product's group left in flight across one iteration.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,128,64,8,leaky_relu" --target cuda:90 --num-warps 8 --num-stages 3 --emit tile-gpu | tile-opt | FileCheck %s --check-prefix=SM90
 # SM90-DAG: #[[MMA:mma[0-9]*]] = #tgpu.mma<{version = 3, warpsPerCTA = [8, 1]}>
 # SM90-DAG: #[[SH:shared[0-9]*]] = #tgpu.shared<{swizzle = 128, pad = 0, transposed = false}>
@@ -15,7 +16,8 @@
 # SM90: scf.for {{.*}}iter_args(%[[ACC:.*]] = %[[ZERO]]
 # SM90: %[[A:.*]] = tgpu.shared_load slot %{{.*}} {buffer = 0 : i64} : tensor<128x64xf16, #[[SH]]>
 # SM90: %[[B:.*]] = tgpu.shared_load slot %{{.*}} {buffer = 1 : i64} : tensor<64x128xf16, #[[SH]]>
-# SM90: tile.dot %[[A]], %[[B]], %[[ACC]] : tensor<128x64xf16, #[[SH]]> * tensor<64x128xf16, #[[SH]]> -> tensor<128x128xf32, #[[MMA]]>
+# SM90: %[[G:.*]] = tgpu.wgmma %[[A]], %[[B]], %[[ACC]] : tensor<128x64xf16, #[[SH]]>, tensor<64x128xf16, #[[SH]]> -> tensor<128x128xf32, #[[MMA]]>
+# SM90-NEXT: tgpu.wgmma_wait %[[G]] {pending = 1 : i64} : tensor<128x128xf32, #[[MMA]]>
 # The epilogue's one move: the product's result into the store's layout
 # (pointers and masks are computed there, not moved).
 # SM90: %[[OUT:.*]] = tgpu.convert_layout %{{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #[[ST:blocked[0-9]*]]>
@@ -36,7 +38,7 @@
 # TMA: scf.for
 # TMA: tgpu.mbarrier_wait slot %{{.*}} phase %{{.*}} {barrier = [[RING]] : i64}
 # TMA: tgpu.shared_load {{.*}} : tensor<128x64xf16, #shared>
-# TMA: tile.dot {{.*}} -> tensor<128x256xf32, #mma>
+# TMA: tgpu.wgmma {{.*}} -> tensor<128x256xf32, #mma>
 
 # Attention's row maxima reduce the scores where the product left them, in
 # the mma.sync accumulator, into its slice.

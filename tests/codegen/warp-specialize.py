@@ -1,7 +1,8 @@
 # tl.range(..., warp_specialize=True) over TMA copies feeding wgmma (sm_90):
 # the loop is split into consumer warps (the program's num_warps: wait for
 # a slot, multiply, release the slot) and a producer warpgroup launched after
-# them (wait for a released slot, copy). Barriers after the split count the
+# them (wait for a released slot, copy): the consumers' arrivals, not a
+# barrier, say that the previous group's slot is read. Barriers after the split count the
 # consumers only; each side sets its registers with setmaxnreg. A persistent
 # tile loop over a k loop is flattened first, so one producer loop copies
 # across tiles. sm_80 has no TMA: the loop runs on all warps, unsplit.
@@ -14,12 +15,13 @@
 # IR: scf.for
 # IR: tgpu.mbarrier_wait slot %{{.*}} phase %{{.*}} {barrier = [[FULL]] : i64}
 # IR-NOT: tgpu.tma_copy
-# IR: tile.dot
+# IR: tgpu.wgmma
+# IR-NEXT: tgpu.wgmma_wait {{.*}} {pending = 1 : i64}
 # IR-NEXT: tgpu.mbarrier_arrive slot %{{.*}} {barrier = [[EMPTY]] : i64}
 # IR: tile.descriptor_store
 # IR: } producer {
 # IR: scf.for
-# IR-NOT: tile.dot
+# IR-NOT: tgpu.wgmma
 # IR: tgpu.mbarrier_wait slot %{{.*}} phase %{{.*}} {barrier = [[EMPTY]] : i64}
 # IR-NEXT: tgpu.tma_copy
 # IR-NEXT: tgpu.tma_copy
