@@ -101,6 +101,7 @@ LogicalResult Lowering::emitFor(Operation *o) {
                  body, exit);
 
   b.SetInsertPoint(body);
+  stagingTouched = true; // what the previous iteration left is not known here
   set(op.getInductionVar(), Lowered{nullptr, {iv}});
   std::vector<Value> iterArgs(op.getRegionIterArgs().begin(),
                               op.getRegionIterArgs().end());
@@ -118,6 +119,7 @@ LogicalResult Lowering::emitFor(Operation *o) {
 
   b.SetInsertPoint(exit);
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
+  stagingTouched = true;
   carried.bind(*this, results);
   return success();
 }
@@ -135,8 +137,11 @@ LogicalResult Lowering::emitIf(Operation *o) {
   };
 
   b.SetInsertPoint(thenBB);
+  bool touchedBefore = stagingTouched;
   if (failed(emitBranch(op.getThenRegion())))
     return failure();
+  bool touchedInThen = stagingTouched;
+  stagingTouched = touchedBefore;
   std::vector<LayoutRef> layouts;
   std::vector<llvm::Value *> thenRegs, elseRegs;
   if (op.getNumResults()) {
@@ -151,6 +156,7 @@ LogicalResult Lowering::emitIf(Operation *o) {
   b.SetInsertPoint(elseBB);
   if (failed(emitBranch(op.getElseRegion())))
     return failure();
+  stagingTouched |= touchedInThen;
   if (!op.getElseRegion().empty()) {
     if (op.getNumResults()) {
       auto y = op.elseYield();
@@ -188,6 +194,7 @@ LogicalResult Lowering::emitWhile(Operation *o) {
   auto *exit = llvm::BasicBlock::Create(ctx, "while.exit", fn);
   b.CreateBr(before);
   b.SetInsertPoint(before);
+  stagingTouched = true;
   carried.create(*this, inits, initRegs, pre);
   std::vector<Value> beforeArgs(op.getBeforeArguments().begin(),
                                 op.getBeforeArguments().end());

@@ -456,6 +456,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
         b.getInt8Ty(), fn->getArg(fn->arg_size() - 1),
         b.CreateMul(b.CreateZExt(id, b.getInt64Ty()), b.getInt64(globalScratchBytes)));
   }
+  stagingTouched = false; // no thread has accessed shared memory yet
   if (failed(emitBlock(func.getBody().front())))
     return failure();
   b.CreateRetVoid();
@@ -478,10 +479,41 @@ LogicalResult Lowering::emitBlock(Block &block) {
   return success();
 }
 
+/// Ops whose lowering touches the staging area only through the staging
+/// helpers, which say so themselves: register-only ops, layout moves
+/// (through Lowering::convert), global loads and
+/// stores (a scalar load shared from thread 0 goes through
+/// broadcastFromThread0), barriers, the accesses of the pipeliner's slots
+/// while those lie apart from the area, and branches (emitIf merges what
+/// theirs did).
+static bool stagingUntouchedBy(Operation *op, bool buffersLive, unsigned numWarps) {
+  if (isa<scf::IfOp, scf::YieldOp, tile::BarrierOp>(op))
+    return true;
+  llvm::StringRef dialect = op->getName().getDialectNamespace();
+  if (dialect == "arith" || dialect == "math")
+    return true;
+  if (isa<tile::SplatOp, tile::MakeRangeOp, tile::AddPtrOp, tile::GetProgramIdOp,
+          tile::GetNumProgramsOp, tile::ExpandDimsOp, tile::BroadcastOp, tile::HintOp,
+          tile::LoadOp, tile::StoreOp, tile::TransOp, tile::ReshapeOp, tile::JoinOp,
+          tgpu::ConvertLayoutOp>(op))
+    return true;
+  if (!buffersLive)
+    return false;
+  if (auto w = dyn_cast<tgpu::WgmmaOp>(op))
+    return wgmmaReadsOperandsInPlace(w.getA(), w.getB(), numWarps);
+  return isa<tgpu::AsyncCopyOp, tgpu::AsyncCommitOp, tgpu::AsyncWaitOp, tgpu::TmaCopyOp,
+             tgpu::MbarrierInitOp, tgpu::MbarrierWaitOp, tgpu::MbarrierArriveOp,
+             tgpu::SharedLoadOp, tgpu::WgmmaWaitOp>(op);
+}
+
 LogicalResult Lowering::emitOp(Operation *op) {
   LogicalResult r = emitOpOnly(op);
-  if (op == lastBufferOp_) // every copy has landed, every read is done
+  if (!stagingUntouchedBy(op, buffersLive, numWarps))
+    stagingTouched = true;
+  if (op == lastBufferOp_) { // every copy has landed, every read is done
     buffersLive = false;
+    stagingTouched = true; // the area now overlaps the buffers
+  }
   return r;
 }
 

@@ -180,6 +180,20 @@ public:
   /// in parts where their layouts allow).
   static constexpr int64_t kConversionChunkBytes = 32 * 1024;
   void barrier();
+  /// The barrier before a write to the staging area: emitted only when
+  /// some thread may have accessed the area since the last barrier
+  /// (stagingTouched) on some path here.
+  void barrierBeforeStaging() {
+    if (stagingTouched)
+      barrier();
+  }
+  /// Whether some thread may have read or written the staging area since
+  /// the last barrier. Set by the staging helpers (storeToShared,
+  /// loadFromShared, storeToSharedLayout), after every op not known to
+  /// leave the area alone (stagingUntouchedBy), at loop entries and exits,
+  /// and where the buffers stop being live (the area then overlaps them);
+  /// cleared by a barrier; an scf.if merges its branches'.
+  bool stagingTouched = true;
   /// Pointer to element `index` of type `ty` in the staging area, after
   /// `byteOffset` bytes; reserves the bytes it may touch.
   llvm::Value *sharedPtr(llvm::Type *ty, llvm::Value *index,

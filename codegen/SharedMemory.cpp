@@ -24,12 +24,15 @@ void Lowering::barrier() {
     auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
     return call ? call->getCalledFunction() : nullptr;
   };
-  if (barrierFn_ && !bb->empty() && callee(bb->back()) == barrierFn_)
+  if (barrierFn_ && !bb->empty() && callee(bb->back()) == barrierFn_) {
+    stagingTouched = false;
     return;
+  }
   // A warp-specialized producer is one warp ordered by mbarriers; its
   // consumers meet at a named barrier that counts them only.
   if (partition == Partition::Producer)
     return;
+  stagingTouched = false;
   if (partition == Partition::Consumer)
     target.barrier(b, 1, numWarps * target.warpSize());
   else
@@ -108,6 +111,7 @@ static void storeRun(Lowering &L, const Lowered &src, unsigned r, unsigned sv, l
 
 void Lowering::storeToSharedLayout(const Lowered &src, llvm::Type *ty,
                                    const SharedLayout &layout, llvm::Value *byteOffset) {
+  stagingTouched = true;
   const LinearLayout &from = *src.layout;
   llvm::Type *mt = memType(*this, ty);
   unsigned eb = storeBytes(mt);
@@ -167,10 +171,11 @@ void Lowering::guarded(llvm::Value *cond, const std::function<void()> &body,
 llvm::Value *Lowering::broadcastFromThread0(llvm::Value *v) {
   llvm::Type *mt = memType(*this, v->getType());
   reserveShared(storeBytes(mt));
-  barrier();
+  barrierBeforeStaging();
   llvm::Value *ptr = sharedPtr(mt, i32(0));
   guarded(b.CreateICmpEQ(tid_, i32(0)), [&] { storeShared(v, ptr); }, "bcast");
   barrier();
+  stagingTouched = true;
   return loadShared(v->getType(), ptr);
 }
 
@@ -257,6 +262,7 @@ bool Lowering::storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigne
 
 void Lowering::storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast,
                              unsigned byteOffset) {
+  stagingTouched = true;
   const LinearLayout &from = *src.layout;
   llvm::Type *mt = memType(*this, ty);
   unsigned eb = storeBytes(mt);
@@ -276,6 +282,7 @@ std::vector<llvm::Value *> Lowering::loadFromShared(llvm::Type *ty,
                                                     unsigned byteOffset,
                                                     unsigned firstReg,
                                                     unsigned numRegs) {
+  stagingTouched = true;
   llvm::Type *mt = memType(*this, ty);
   unsigned eb = storeBytes(mt);
   unsigned dv = sharedVector(to, eb, padLast);
@@ -392,7 +399,7 @@ std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
       padLast = 16 / eb;
   }
   if (splits.empty()) {
-    barrier();
+    barrierBeforeStaging();
     storeToShared(src, ty, padLast);
     barrier();
     return loadFromShared(ty, to, padLast);
@@ -413,7 +420,7 @@ std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
     Lowered piece{fromPart, {}};
     for (unsigned r = 0; r < f.numRegs(); ++r)
       piece.regs.push_back(src.regs[expand(r, part, true)]);
-    barrier();
+    barrierBeforeStaging();
     storeToShared(piece, ty, padLast);
     barrier();
     std::vector<llvm::Value *> got = loadFromShared(ty, t, padLast);

@@ -322,6 +322,7 @@ LogicalResult warpSpecialize(Lowering &L, Operation *o) {
   emitAsm(L, "setmaxnreg.inc.sync.aligned.u32 " + std::to_string(op.getConsumerRegs()) + ";",
           "", {});
   L.partition = Lowering::Partition::Consumer;
+  L.stagingTouched = true;
   if (failed(emitRegion(op.getConsumer())))
     return failure();
   L.partition = saved;
