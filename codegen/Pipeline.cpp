@@ -300,10 +300,25 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     module->setAttr("tile.target",
                     mlir::StringAttr::get(module.getContext(),
                                           "cuda:" + std::to_string(options.computeCapability)));
+    // The passes must leave valid IR: a value whose type names a layout
+    // other than the one it is lowered in is an internal error here, not
+    // a wrong result later.
+    std::string diag;
+    {
+      mlir::ScopedDiagnosticHandler h(module.getContext(), [&](mlir::Diagnostic &d) {
+        llvm::raw_string_ostream os(diag);
+        if (tritium::fileLocOf(d.getLocation()))
+          os << tritium::diagPrefixOf(d.getLocation());
+        os << d.str();
+        return mlir::success();
+      });
+      if (mlir::failed(mlir::verify(module))) {
+        error = "internal error: the GPU passes left IR that does not verify: " + diag;
+        return false;
+      }
+    }
     std::string s;
     llvm::raw_string_ostream os(s);
-    if (mlir::failed(mlir::verify(module)))
-      os << "// (the layouts below do not verify as tgpu IR)\n";
     module.print(os, mlir::OpPrintingFlags().assumeVerified());
     out.tileGpu = s;
   }

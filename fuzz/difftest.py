@@ -16,13 +16,15 @@ GPU with ``--executors interp,cuda`` where there is one) and every output
 is compared with the reference and, with two executors, with the other
 executor's: ints exactly, floats by the conformance rules
 (conformance/compare.py) with tolerances grown by the terms a value sums.
-A disagreement, or a compile error or crash on a kernel the generator
-knows to be valid, is a finding: the kernel is written to
+``--compile`` also compiles each kernel for those GPU architectures, on a
+machine with or without a GPU. A disagreement, or a compile error or crash
+on a kernel the generator knows to be valid, is a finding: the kernel is written to
 ``--findings`` (default build/difftest-findings) as a runnable .py with
 its seed, and the run exits 1.
 
     python3 fuzz/difftest.py [--kernels N | --seconds S] [--seed S]
-        [--executors interp[,cuda]] [--findings DIR] [--show SEED]
+        [--executors interp[,cuda]] [--compile sm80,sm90]
+        [--findings DIR] [--show SEED]
 
 ``--show SEED`` prints the kernel of one case; ``--case SEED`` runs one.
 """
@@ -437,9 +439,15 @@ class Gen:
         fmt = FMT[self.out.dtype]
         if fmt in ("int32", "bool"):
             return compare.EXACT
-        base = compare.tol(fmt, k=max(1, self.out.terms))
-        # The GPU's exp/log and fused multiply-adds round differently.
-        return compare.Tol(rtol=base.rtol * 8)
+        # A value rounded to fp16 on the way may land one fp16 step apart
+        # (the GPU fuses fp16 multiply-adds, and one fp32 ulp can decide a
+        # rounding): the output is then judged at fp16's precision.
+        coarse = "tl.float16" in self.source() or any(
+            t == "f16" for _, t, _, _ in self.inputs)
+        base = compare.tol("fp16" if coarse else fmt, k=max(1, self.out.terms))
+        # The GPU's exp/log and fused multiply-adds round differently (a few
+        # fp32 ulps each, far below one fp16 step).
+        return compare.Tol(rtol=base.rtol * (2 if coarse else 8))
 
 
 def load_kernel(source, path):
@@ -482,14 +490,20 @@ def available(names):
     return usable, missing
 
 
-def run_case(seed, executors, workdir):
-    """Runs one case on `executors` (conformance executor objects); returns
-    None or (kernel source, what disagreed)."""
+def run_case(seed, executors, workdir, archs=()):
+    """Runs one case on `executors` (conformance executor objects) and
+    compiles it for each GPU architecture of `archs` ("sm90"); returns None
+    or (kernel source, what went wrong)."""
     gen = Gen(seed).build()
     source = gen.source()
     path = os.path.join(workdir, "case_%d.py" % seed)
     kernel = load_kernel(source, path)
     args, consts = gen.args()
+    for arch in archs:
+        try:
+            kernel.warmup(*args, grid=gen.grid, arch=arch, **consts)
+        except Exception:  # noqa: BLE001 - a valid kernel must compile
+            return source, "compile for %s: %s" % (arch, traceback.format_exc(limit=2))
     outputs = {}
     out_index = len(gen.inputs) + (1 if gen.use_dot else 0)
     for ex in executors:
@@ -526,6 +540,9 @@ def main(argv=None):
     ap.add_argument("--case", type=int, default=None, help="run one case")
     ap.add_argument("--show", type=int, default=None, help="print one case's kernel")
     ap.add_argument("--executors", default="interp")
+    ap.add_argument("--compile", default="",
+                    help="also compile each kernel for these GPU architectures "
+                         "(sm80,sm90), with or without a GPU")
     ap.add_argument("--findings", default=os.path.join(ROOT, "build", "difftest-findings"))
     args = ap.parse_args(argv)
     np.seterr(all="ignore")
@@ -538,6 +555,10 @@ def main(argv=None):
     for e in names:
         if e not in ("interp", "cuda"):
             ap.error("unknown executor '%s' (interp, cuda)" % e)
+    archs = [a for a in args.compile.split(",") if a]
+    for a in archs:
+        if a not in ("sm80", "sm90"):
+            ap.error("unknown architecture '%s' (sm80, sm90)" % a)
     executors, missing = available(names)
     for m in missing:
         print("difftest: skipping executor %s" % m)
@@ -560,7 +581,7 @@ def main(argv=None):
     for seed in seeds:
         if args.seconds is not None and time.time() - start > args.seconds:
             break
-        result = run_case(seed, executors, work)
+        result = run_case(seed, executors, work, archs)
         ran += 1
         if result:
             found += 1
@@ -573,8 +594,9 @@ def main(argv=None):
                 seed, why.strip().splitlines()[-1], path), flush=True)
         else:
             os.remove(os.path.join(work, "case_%d.py" % seed))
-    print("difftest: %d kernels on %s, %d findings (%.0f s)" % (
-        ran, ",".join(e.name for e in executors), found, time.time() - start))
+    print("difftest: %d kernels on %s%s, %d findings (%.0f s)" % (
+        ran, ",".join(e.name for e in executors),
+        "".join(", compiled for " + a for a in archs), found, time.time() - start))
     return 1 if found else 0
 
 

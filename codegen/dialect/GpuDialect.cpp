@@ -183,8 +183,9 @@ std::optional<LinearLayout> mlir::tgpu::toLinearLayout(Attribute enc, ArrayRef<i
         return fail("wgmma needs 64 rows per warpgroup along M");
       return LinearLayout::wgmmaAccumulator(s[0], s[1], w[0] / 4, w[1]);
     }
-    if (s[0] < 16 * int64_t(w[0]) || s[1] < 8 * int64_t(w[1]))
-      return fail("mma.sync needs 16 rows and 8 columns per warp");
+    // Warps past the tile's m16n8 instructions hold replicas.
+    if (s[0] % 16 || s[1] % 8)
+      return fail("mma.sync needs tiles of 16 rows and 8 columns");
     return LinearLayout::mmaAccumulator(s[0], s[1], w[0], w[1]);
   }
   if (auto d = dyn_cast<DotOperandEncodingAttr>(enc)) {
@@ -192,8 +193,8 @@ std::optional<LinearLayout> mlir::tgpu::toLinearLayout(Attribute enc, ArrayRef<i
     if (rank != 2)
       return fail("a dot operand layout is for 2-D tiles");
     auto w = m.getWarpsPerCTA();
-    if (s[0] < 16 * int64_t(w[0]) || s[1] < 16)
-      return fail("operand A needs 16 rows per warp and 16 columns");
+    if (s[0] % 16 || s[1] % 16)
+      return fail("operand A needs tiles of 16 rows and 16 columns");
     return LinearLayout::mmaOperandA(s[0], s[1], w[0], w[1]);
   }
   if (auto l = dyn_cast<LinearEncodingAttr>(enc)) {

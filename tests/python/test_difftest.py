@@ -73,9 +73,19 @@ def test_findings_are_kept(tmp_path, monkeypatch, capsys):
     assert "disagrees" in capsys.readouterr().out
 
 
+def test_gpu_compiles(tmp_path, capsys):
+    """Each kernel through the GPU pipeline for both architectures (to PTX,
+    and to a cubin where ptxas is installed), with or without a GPU."""
+    assert difftest.main(["--kernels", "40", "--seed", "31337", "--compile", "sm80,sm90",
+                          "--findings", str(tmp_path)]) == 0
+    assert "compiled for sm80, compiled for sm90, 0 findings" in capsys.readouterr().out
+
+
 def test_bad_executor():
     with pytest.raises(SystemExit):
         difftest.main(["--executors", "tpu"])
+    with pytest.raises(SystemExit):
+        difftest.main(["--compile", "sm70"])
 
 
 def test_gpu_agrees(tmp_path, capsys):
