@@ -28,24 +28,27 @@ func.func @maps(
   // then M.
   // CHECK-NEXT: %arg4: linear<[64, 32] reg={{\[\[}}0,1], [8,0], [0,16], [32,0]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp={{\[\[}}16,0], [0,8]]>
   %e: tensor<64x32xf32, #mma2>,
+  // More warps than m16n8 steps: the extra warps hold replicas.
+  // CHECK-NEXT: %arg5: linear<[16, 16] reg={{\[\[}}0,1], [8,0]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp={{\[\[}}0,0], [0,8]]>
+  %e2: tensor<16x16xf32, #mma2>,
   // wgmma accumulator: one warpgroup, each warp 16 rows; N in registers.
-  // CHECK-NEXT: %arg5: linear<[64, 16] reg={{\[\[}}0,1], [8,0], [0,8]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp={{\[\[}}16,0], [32,0]]>
+  // CHECK-NEXT: %arg6: linear<[64, 16] reg={{\[\[}}0,1], [8,0], [0,8]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp={{\[\[}}16,0], [32,0]]>
   %f: tensor<64x16xf32, #mma3>,
   // Operand A of the wgmma product in registers.
-  // CHECK-NEXT: %arg6: linear<[64, 16] reg={{\[\[}}0,1], [8,0], [0,8]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp={{\[\[}}16,0], [32,0]]>
+  // CHECK-NEXT: %arg7: linear<[64, 16] reg={{\[\[}}0,1], [8,0], [0,8]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp={{\[\[}}16,0], [32,0]]>
   %g: tensor<64x16xf16, #tgpu.dot_op<{opIdx = 0, parent = #mma3}>>,
-  // CHECK-NEXT: %arg7: shared<[64, 64] x2B swizzle=128>
+  // CHECK-NEXT: %arg8: shared<[64, 64] x2B swizzle=128>
   %h: tensor<64x64xf16, #tgpu.shared<{swizzle = 128, pad = 0, transposed = false}>>,
-  // CHECK-NEXT: %arg8: shared<[32, 16] x4B pad=4>
+  // CHECK-NEXT: %arg9: shared<[32, 16] x4B pad=4>
   %i: tensor<16x32xf32, #tgpu.shared<{swizzle = 0, pad = 4, transposed = true}>>,
-  // CHECK-NEXT: %arg9: linear<[8, 8] reg={{\[\[}}0,1]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp=[]>
+  // CHECK-NEXT: %arg10: linear<[8, 8] reg={{\[\[}}0,1]] lane={{\[\[}}0,2], [0,4], [1,0], [2,0], [4,0]] warp=[]>
   %j: tensor<8x8xf32, #tgpu.linear<{register = [[0, 1]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []}>>,
   // Layouts that do not fit their tensor say why.
-  // CHECK-NEXT: %arg10: no layout (the bases do not reach every element of the tile)
+  // CHECK-NEXT: %arg11: no layout (the bases do not reach every element of the tile)
   %k: tensor<8x8xf32, #tgpu.linear<{register = [[0, 1]], lane = [[0, 1], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []}>>,
-  // CHECK-NEXT: %arg11: no layout (an mma layout is for 2-D tiles)
+  // CHECK-NEXT: %arg12: no layout (an mma layout is for 2-D tiles)
   %l: tensor<64xf32, #mma2>,
-  // CHECK-NEXT: %arg12: no layout (threadsPerWarp covers 16 lanes, a warp has 32)
+  // CHECK-NEXT: %arg13: no layout (threadsPerWarp covers 16 lanes, a warp has 32)
   %m: tensor<64x64xf32, #tgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>) {
   return
 }

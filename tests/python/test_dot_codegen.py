@@ -136,6 +136,16 @@ needs_gpu = pytest.mark.skipif(torch is None or not torch.cuda.is_available(),
 
 
 @needs_gpu
+@pytest.mark.parametrize("M, N, warps", [(16, 16, 4), (16, 16, 8), (32, 16, 8)])
+def test_small_products_with_replica_warps_on_the_gpu(M, N, warps):
+    x, w, b, ref = _small_dot_args(M, N, np)
+    out = torch.zeros((M, N), dtype=torch.float32, device="cuda")
+    small_dot_epilogue[(1,)](torch.from_numpy(x).cuda(), torch.from_numpy(w).cuda(),
+                             torch.from_numpy(b).cuda(), out, M=M, N=N, num_warps=warps)
+    np.testing.assert_allclose(out.cpu().numpy(), ref, rtol=1e-2, atol=1e-2)
+
+
+@needs_gpu
 @pytest.mark.parametrize("M, N, K, warps, a, out, precision", [
     (128, 128, 64, 4, "fp16", "fp16", "ieee"),
     (64, 128, 128, 2, "fp16", "fp16", "ieee"),
@@ -172,6 +182,42 @@ def test_products_on_the_gpu(M, N, K, warps, a, out, precision):
         np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
     else:
         np.testing.assert_allclose(got, ref, rtol=1e-2, atol=1e-2)
+
+
+@triton.jit
+def small_dot_epilogue(x_ptr, w_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    w = tl.load(w_ptr + rn[:, None] * N + rn[None, :])
+    b = tl.load(b_ptr + rm[:, None] * N + rn[None, :])
+    acc = tl.dot(x, w) * 0.5 + b
+    acc = acc - tl.max(acc, axis=1)[:, None]
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+def _small_dot_args(M, N, lib):
+    rs = np.random.RandomState(3)
+    x = (rs.randn(M, N) * 0.5).astype(np.float16)
+    w = (rs.randn(N, N) * 0.5).astype(np.float16)
+    b = rs.randn(M, N).astype(np.float32)
+    acc = (x.astype(np.float64) @ w.astype(np.float64)) * 0.5 + b
+    ref = acc - acc.max(axis=1, keepdims=True)
+    return x, w, b, ref
+
+
+# More warps than the product's m16n8 steps: the accumulator's layout has
+# replica warps, and the code after the product (elementwise, a reduction)
+# works in that layout too. The GPU passes must leave IR that verifies
+# (each value typed with the layout it is lowered in).
+@pytest.mark.parametrize("M, N, warps", [(16, 16, 4), (16, 16, 8), (32, 16, 8)])
+@pytest.mark.parametrize("arch", ["sm80", "sm90"])
+def test_small_products_with_replica_warps_compile(M, N, warps, arch):
+    x, w, b, _ = _small_dot_args(M, N, np)
+    out = np.zeros((M, N), np.float32)
+    k = small_dot_epilogue.warmup(x, w, b, out, M=M, N=N, grid=(1,), num_warps=warps,
+                                  arch=arch)
+    assert "mma.sync" in k.asm["ptx"]
 
 
 @triton.jit
