@@ -5,8 +5,12 @@ Kernel seeds for parse/tile/gpu: every Python file with an @triton.jit
 kernel, and for each `--kernel K --signature "S"` a lit RUN line gives,
 that file with `#kernel: K` and `#sig: S` lines in front (the directives
 FuzzCompile.cpp reads). tile-ir: the .mlir tests, split at `// -----`.
-npy: small arrays of every dtype the reader takes, written here by hand."""
+npy: small arrays of every dtype the reader takes, written here by hand.
+cache: metadata.json texts of the entry fuzz-cache writes, valid and
+damaged."""
 
+import hashlib
+import json
 import os
 import re
 import struct
@@ -70,8 +74,27 @@ def npy_seeds():
             npy("<u2", (2, 1, 2), b"\x01\x00" * 4)]
 
 
+def cache_seeds():
+    """metadata.json of the entry fuzz-cache writes: kernel.cubin is the 11
+    bytes "cubin-bytes"."""
+    cubin = b"cubin-bytes"
+    art = {"kernel.cubin": {"size": len(cubin),
+                            "sha256": hashlib.sha256(cubin).hexdigest()}}
+    key = "fuzzentry0123456789abcdef"
+    good = {"format": 1, "key": key, "artifacts": art,
+            "metadata": {"name": "k", "num_warps": "4", "shared": "1024",
+                         "global_scratch": "0", "arch": "sm_90a"}}
+    return [json.dumps(good),
+            json.dumps(dict(good, metadata={"num_warps": "x", "shared": "-1"})),
+            json.dumps(dict(good, artifacts={"kernel.ptx": {"size": 3, "sha256": "0"}})),
+            json.dumps(dict(good, artifacts={"../x": {"size": 1, "sha256": "0"}})),
+            json.dumps(dict(good, format=2)),
+            json.dumps(good)[:40]]
+
+
 def main(out):
-    groups = {"parse": kernel_seeds(), "tile-ir": mlir_seeds(), "npy": npy_seeds()}
+    groups = {"parse": kernel_seeds(), "tile-ir": mlir_seeds(), "npy": npy_seeds(),
+              "cache": cache_seeds()}
     groups["tile"] = groups["gpu"] = groups["parse"]
     for target, seeds in groups.items():
         d = os.path.join(out, target)

@@ -143,19 +143,30 @@ Expected<CudaJobPtr> prepareCuda(mlir::ModuleOp module, const std::string &kerne
   out.paramKinds = codegen::paramKinds(func);
   KernelCache cache;
   if (auto entry = cache.lookup(job->key)) {
+    // An entry whose counts do not read as counts is damaged: dropped, and
+    // the kernel compiled again.
+    auto warps = metadataCount(*entry, "num_warps");
+    auto shared = metadataCount(*entry, "shared");
+    auto scratch = entry->metadata.count("global_scratch")
+                       ? metadataCount(*entry, "global_scratch")
+                       : std::optional<uint64_t>(0);
     auto &a = entry->artifacts;
-    if (a.count("kernel.cubin")) {
-      job->image = a["kernel.cubin"];
-    } else if (a.count("kernel.ptx")) {
-      job->image = a["kernel.ptx"];
-      job->isPtx = true;
+    if (!warps || !shared || !scratch || *warps == 0 || *warps > 64 ||
+        *shared > UINT32_MAX || *scratch > UINT32_MAX) {
+      cache.remove(job->key);
+    } else {
+      if (a.count("kernel.cubin")) {
+        job->image = a["kernel.cubin"];
+      } else if (a.count("kernel.ptx")) {
+        job->image = a["kernel.ptx"];
+        job->isPtx = true;
+      }
+      out.artifacts = a;
+      out.numWarps = unsigned(*warps);
+      out.sharedBytes = unsigned(*shared);
+      out.globalScratchBytes = unsigned(*scratch);
+      out.fromCache = !job->image.empty();
     }
-    out.artifacts = a;
-    out.numWarps = std::stoul(entry->metadata["num_warps"]);
-    out.sharedBytes = std::stoul(entry->metadata["shared"]);
-    if (entry->metadata.count("global_scratch"))
-      out.globalScratchBytes = std::stoul(entry->metadata["global_scratch"]);
-    out.fromCache = !job->image.empty();
   }
   if (job->image.empty()) {
     codegen::CudaCompileOptions copts;

@@ -260,6 +260,22 @@ std::string KernelCache::defaultDirectory() {
   return "/tmp/tritium-cache";
 }
 
+std::optional<uint64_t> metadataCount(const CacheEntry &entry, const std::string &name) {
+  auto it = entry.metadata.find(name);
+  if (it == entry.metadata.end() || it->second.empty() || it->second.size() > 20)
+    return std::nullopt;
+  uint64_t v = 0;
+  for (char c : it->second) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    uint64_t d = uint64_t(c - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return std::nullopt;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 std::string KernelCache::makeKey(const std::string &source,
                                  const std::string &specialization,
                                  const std::string &options,

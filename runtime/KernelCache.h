@@ -76,6 +76,11 @@ struct CacheEntry {
   std::map<std::string, std::string> metadata;
 };
 
+/// The metadata value `name` of `entry` as a count (decimal digits only,
+/// fitting 64 bits); none when it is missing or anything else, as in a
+/// damaged or hostile entry.
+std::optional<uint64_t> metadataCount(const CacheEntry &entry, const std::string &name);
+
 class KernelCache {
 public:
   /// A cache in `directory` (created on the first store).

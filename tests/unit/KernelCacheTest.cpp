@@ -373,3 +373,15 @@ TEST_CASE("the cache directory comes from the environment", "[cache]") {
     CHECK(KernelCache::defaultDirectory() == "/home/someone/.cache/tritium");
   }
 }
+
+TEST_CASE("metadata counts read as decimal counts or as nothing", "[cache]") {
+  CacheEntry e;
+  e.metadata = {{"a", "4"},      {"b", "18446744073709551615"}, {"c", "18446744073709551616"},
+                {"d", ""},       {"e", "-1"},                   {"f", "4x"},
+                {"g", " 4"},     {"h", "0"},                    {"i", "000000000000000000007"}};
+  CHECK(metadataCount(e, "a") == 4u);
+  CHECK(metadataCount(e, "b") == UINT64_MAX);
+  CHECK(metadataCount(e, "h") == 0u);
+  for (const char *bad : {"c", "d", "e", "f", "g", "i", "missing"})
+    CHECK_FALSE(metadataCount(e, bad).has_value());
+}
