@@ -33,7 +33,7 @@ inline bool isInternalError(const std::string &message) {
     b = e + 1;
   }
   auto isCaret = [](const std::string &l) {
-    return l.find('^') != std::string::npos && l.find_first_not_of(" ^~") == std::string::npos;
+    return l.find('^') != std::string::npos && l.find_first_not_of(" \t^~") == std::string::npos;
   };
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i + 1 < lines.size() && isCaret(lines[i + 1]))

@@ -55,6 +55,7 @@ std::string directive(const std::string &text, const std::string &key) {
   return v;
 }
 
+#if TRITIUM_FUZZ_STAGE >= 1
 /// A signature entry per parameter, chosen by the bytes of the input.
 std::string defaultSignature(const rt::KernelSource &src, const std::string &text) {
   static const char *runtimeKinds[] = {"i32", "*fp32:16", "*fp16", "i64:16", "fp32",
@@ -72,6 +73,7 @@ std::string defaultSignature(const rt::KernelSource &src, const std::string &tex
   }
   return sig;
 }
+#endif
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
