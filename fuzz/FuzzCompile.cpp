@@ -38,6 +38,7 @@ static const char *kTarget = "gpu";
 #endif
 
 namespace {
+#if TRITIUM_FUZZ_STAGE >= 1
 /// The value of a `#KEY: value` line of `text`, if there is one.
 std::string directive(const std::string &text, const std::string &key) {
   std::string tag = "#" + key + ":";
@@ -55,7 +56,6 @@ std::string directive(const std::string &text, const std::string &key) {
   return v;
 }
 
-#if TRITIUM_FUZZ_STAGE >= 1
 /// A signature entry per parameter, chosen by the bytes of the input.
 std::string defaultSignature(const rt::KernelSource &src, const std::string &text) {
   static const char *runtimeKinds[] = {"i32", "*fp32:16", "*fp16", "i64:16", "fp32",
