@@ -30,11 +30,11 @@
 using namespace tritium;
 
 #if TRITIUM_FUZZ_STAGE == 0
-static const char *kTarget = "parse";
+[[maybe_unused]] static const char *kTarget = "parse";
 #elif TRITIUM_FUZZ_STAGE == 1
-static const char *kTarget = "tile";
+[[maybe_unused]] static const char *kTarget = "tile";
 #else
-static const char *kTarget = "gpu";
+[[maybe_unused]] static const char *kTarget = "gpu";
 #endif
 
 namespace {
