@@ -186,6 +186,18 @@ double lap(std::chrono::steady_clock::time_point &start) {
   return s;
 }
 
+/// A diagnostic handler appending each diagnostic to `out`, after its
+/// file:line:col where it has one and `kind`.
+auto collectInto(std::string &out, const char *kind) {
+  return [&out, kind](mlir::Diagnostic &d) {
+    llvm::raw_string_ostream os(out);
+    if (tritium::fileLocOf(d.getLocation()))
+      os << tritium::diagPrefixOf(d.getLocation());
+    os << kind << d.str();
+    return mlir::success();
+  };
+}
+
 bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
                   const tritium::codegen::CudaCompileOptions &options,
                   tritium::codegen::CudaKernelArtifacts &out, std::string &error,
@@ -220,13 +232,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
   {
     // Diagnostics of the rewrite become the compile error.
     std::string diag;
-    mlir::ScopedDiagnosticHandler h(module.getContext(), [&](mlir::Diagnostic &d) {
-      llvm::raw_string_ostream os(diag);
-      if (tritium::fileLocOf(d.getLocation()))
-        os << tritium::diagPrefixOf(d.getLocation());
-      os << "error: " << d.str();
-      return mlir::success();
-    });
+    mlir::ScopedDiagnosticHandler h(module.getContext(), collectInto(diag, "error: "));
     if (mlir::failed(mlir::tile::decomposeDotScaled(module))) {
       error = diag;
       return false;
@@ -305,13 +311,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     // a wrong result later.
     std::string diag;
     {
-      mlir::ScopedDiagnosticHandler h(module.getContext(), [&](mlir::Diagnostic &d) {
-        llvm::raw_string_ostream os(diag);
-        if (tritium::fileLocOf(d.getLocation()))
-          os << tritium::diagPrefixOf(d.getLocation());
-        os << d.str();
-        return mlir::success();
-      });
+      mlir::ScopedDiagnosticHandler h(module.getContext(), collectInto(diag, ""));
       // Calls to helpers that stay calls (and the module, which checks
       // them) are left out: the helpers' signatures carry no layouts.
       bool valid = true;

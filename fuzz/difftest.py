@@ -442,7 +442,7 @@ class Gen:
         # A value rounded to fp16 on the way may land one fp16 step apart
         # (the GPU fuses fp16 multiply-adds, and one fp32 ulp can decide a
         # rounding): the output is then judged at fp16's precision.
-        coarse = "tl.float16" in self.source() or any(
+        coarse = any("tl.float16" in line for line in self.lines) or any(
             t == "f16" for _, t, _, _ in self.inputs)
         base = compare.tol("fp16" if coarse else fmt, k=max(1, self.out.terms))
         # The GPU's exp/log and fused multiply-adds round differently (a few
