@@ -500,7 +500,8 @@ static bool stagingUntouchedBy(Operation *op, bool buffersLive, unsigned numWarp
   if (!buffersLive)
     return false;
   if (auto w = dyn_cast<tgpu::WgmmaOp>(op))
-    return wgmmaReadsOperandsInPlace(w.getA(), w.getB(), numWarps);
+    return wgmmaReadsOperandsInPlace(w.getA(), w.getB(), numWarps) && !isStagedTile(w.getA()) &&
+           !isStagedTile(w.getB());
   return isa<tgpu::AsyncCopyOp, tgpu::AsyncCommitOp, tgpu::AsyncWaitOp, tgpu::TmaCopyOp,
              tgpu::MbarrierInitOp, tgpu::MbarrierWaitOp, tgpu::MbarrierArriveOp,
              tgpu::SharedLoadOp, tgpu::WgmmaWaitOp>(op);

@@ -354,6 +354,20 @@ std::pair<unsigned, unsigned> assignedMmaWarps(mlir::tile::DotOp dot, unsigned n
 /// registers of its A fragment; otherwise it stages them (and rewrites the
 /// staging area at the next product).
 bool wgmmaReadsOperandsInPlace(mlir::Value a, mlir::Value b, unsigned numWarps);
+/// How operand `operand` (0: A, 1: B) of a wgmma product of `a` and `b`
+/// is staged when it is not read where it lies: the swizzle (bytes) and
+/// orientation (`transposed`: stored [cols, rows]) of the staged tile.
+/// std::nullopt: read in place (transforms/StageOperands.cpp stages the
+/// others with tgpu.local_alloc).
+struct WgmmaStaging {
+  unsigned swizzle; ///< 0: no swizzled form holds the tile
+  bool transposed;
+};
+std::optional<WgmmaStaging> wgmmaOperandStaging(mlir::Value a, mlir::Value b, unsigned operand,
+                                                unsigned numWarps);
+/// Whether `v` (a product's operand) is a tile tgpu.local_alloc wrote into
+/// the staging area (or its transpose).
+bool isStagedTile(mlir::Value v);
 /// wgmma.wait_group `pending` with `regs` (accumulator registers) passed
 /// through it; returns them as the wait hands them back.
 std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,

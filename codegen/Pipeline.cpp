@@ -15,8 +15,9 @@
 //                           (transforms/AssignLayouts.cpp)
 //      conversion removal   sources that are cheap to compute anywhere are
 //                           recomputed in the layout wanted
-//                           (transforms/RemoveConversions.cpp): the
-//                           `tile-gpu` stage
+//                           (transforms/RemoveConversions.cpp)
+//      warp specialization, wgmma groups and their waits, operand staging
+//                           (transforms/): the `tile-gpu` stage
 //      lowering             the kernel becomes LLVM IR for one thread
 //                           (Lowering.cpp and the *ToLLVM.cpp files)
 //   2. libdevice            linked when math functions are called
@@ -299,6 +300,14 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     removeConversions(func, lo);
     lowering.producerWarps = warpSpecializeLoops(func, lo);
     formWgmmaGroups(func, lo);
+    {
+      std::string diag;
+      mlir::ScopedDiagnosticHandler h(module.getContext(), collectInto(diag, ""));
+      if (mlir::failed(stageOperands(func, lo))) {
+        error = "internal error: operand staging: " + diag;
+        return false;
+      }
+    }
     out.numWarps = numWarps + lowering.producerWarps;
     // Analysed again: the values the passes made (conversions keep their
     // source's contiguity).

@@ -76,6 +76,22 @@ LogicalResult WgmmaOp::verify() {
   return success();
 }
 
+LogicalResult LocalAllocOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getResult().getType());
+  if (src.getShape() != res.getShape() || src.getElementType() != res.getElementType())
+    return emitOpError("result must be the source's tile: ") << src << " -> " << res;
+  auto enc = dyn_cast_or_null<SharedEncodingAttr>(res.getEncoding());
+  if (res.getRank() != 2 || !enc || enc.getPad() != 0 ||
+      !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
+    return emitOpError("result must be a 2-D tile with a swizzled #tgpu.shared encoding, not ")
+           << res;
+  if (getOffset() % 1024)
+    return emitOpError("offset must be a multiple of 1024 bytes, not ")
+           << getOffset();
+  return success();
+}
+
 LogicalResult WgmmaWaitOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
                                             ValueRange operands, DictionaryAttr,
                                             OpaqueProperties, RegionRange,

@@ -141,6 +141,27 @@ def TGpu_SharedLoadOp : TGpu_Op<"shared_load",
   let assemblyFormat = "`slot` $slot attr-dict `:` type($result)";
 }
 
+def TGpu_LocalAllocOp : TGpu_Op<"local_alloc", [
+    MemoryEffects<[MemRead<TGpu_SharedMemory>, MemWrite<TGpu_SharedMemory>]>]> {
+  let summary = "A tile written into the staging area, for a tensor-core product to read there";
+  let description = [{
+    Stores `src` at byte `offset` of the staging area (the shared memory
+    that layout conversions and reductions also pass through), in the
+    swizzled layout of the result's `#tgpu.shared` encoding (`transposed`:
+    stored [cols, rows]), and makes the writes visible to the tensor cores'
+    asynchronous reads. A source already in shared memory (a pipeliner's
+    slot held in the other orientation) is read back first. The result is
+    valid until the staging area is written again: its readers are the
+    product right after it, which waits for its group at once.
+
+    Example: `%s = tgpu.local_alloc %a {offset = 0 : i64} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #shared>`
+  }];
+  let arguments = (ins Tile_Tensor:$src, I64Attr:$offset);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def TGpu_MbarrierArriveOp : TGpu_Op<"mbarrier_arrive",
     [MemoryEffects<[MemRead<TGpu_SharedMemory>, MemWrite<TGpu_SharedMemory>]>]> {
   let summary = "Each warp arrives once on mbarrier `slot` of a ring, its reads of shared memory done";

@@ -190,20 +190,54 @@ bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
   return shape->perGroupN % bl->blockCols() == 0 || shape->wgN == 1;
 }
 
-bool tritium::codegen::wgmmaReadsOperandsInPlace(Value a, Value b, unsigned numWarps) {
+namespace {
+
+/// Whether operand `operand` (0: A, 1: B) of a wgmma product of `a` and
+/// `b` is read where it lies: a shared tile in a form the instruction
+/// reads (8-bit operands K-major only), or A in the registers of its A
+/// fragment.
+bool operandInPlace(Value a, Value b, unsigned operand, unsigned numWarps) {
   auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
-  int64_t M = aT.getShape()[0], K = aT.getShape()[1], N = bT.getShape()[1];
-  bool eight = fp8Name(aT.getElementType()) != nullptr; // read K-major only
-  auto as = dyn_cast_or_null<tgpu::SharedEncodingAttr>(aT.getEncoding());
-  auto bs = dyn_cast_or_null<tgpu::SharedEncodingAttr>(bT.getEncoding());
-  if (!bs || (eight && !bs.getTransposed()))
+  bool eight = fp8Name(aT.getElementType()) != nullptr;
+  RankedTensorType t = operand ? bT : aT;
+  if (auto s = dyn_cast_or_null<tgpu::SharedEncodingAttr>(t.getEncoding()))
+    return !eight || s.getTransposed() == (operand == 1);
+  if (operand == 1 || eight)
     return false;
-  if (as)
-    return !(eight && as.getTransposed());
+  int64_t M = aT.getShape()[0], K = aT.getShape()[1], N = bT.getShape()[1];
   auto ws = wgmmaShape(M, N, numWarps);
   auto al = tgpu::toLinearLayout(aT.getEncoding(), aT.getShape());
-  return !eight && ws && al &&
+  return ws && al &&
          LinearLayout::threadLocalMap(*al, LinearLayout::mmaOperandA(M, K, 4 * ws->wgM, ws->wgN));
+}
+
+} // namespace
+
+bool tritium::codegen::wgmmaReadsOperandsInPlace(Value a, Value b, unsigned numWarps) {
+  return operandInPlace(a, b, 0, numWarps) && operandInPlace(a, b, 1, numWarps);
+}
+
+std::optional<WgmmaStaging> tritium::codegen::wgmmaOperandStaging(Value a, Value b,
+                                                                 unsigned operand,
+                                                                 unsigned numWarps) {
+  if (operandInPlace(a, b, operand, numWarps))
+    return std::nullopt;
+  auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
+  bool eight = fp8Name(aT.getElementType()) != nullptr;
+  unsigned eb = eight ? 1 : 2;
+  int64_t M = aT.getShape()[0], K = aT.getShape()[1], N = bT.getShape()[1];
+  // A as [M, K] (K-major); B as [K, N] (MN-major), or stored [N, K] when
+  // 8-bit (K-major only). Products dotUsesWgmma accepts swizzle each form.
+  bool transposed = operand == 1 && eight;
+  auto l = operand == 0 ? operandLayout(M, K, eb)
+                        : eight ? operandLayout(N, K, eb) : operandLayout(K, N, eb);
+  return WgmmaStaging{l ? l->swizzleBytes : 0, transposed};
+}
+
+bool tritium::codegen::isStagedTile(Value v) {
+  if (auto t = v.getDefiningOp<tile::TransOp>())
+    v = t.getSrc();
+  return v.getDefiningOp<tgpu::LocalAllocOp>() != nullptr;
 }
 
 namespace {
@@ -219,7 +253,6 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
   bool bf16 = ae.isBF16();
   bool eight = fp8Name(ae) != nullptr; // fp8: k32 steps, both operands K-major
-  unsigned eb = eight ? 1 : 2;
   int64_t kStep = eight ? 32 : 16;
   bool f16Acc = cT.getElementType().isF16();
   llvm::Type *et = eight ? b.getInt8Ty() : bf16 ? b.getBFloatTy() : b.getHalfTy();
@@ -227,7 +260,9 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   auto *i64 = b.getInt64Ty();
   LayoutRef lc = L.share(LinearLayout::wgmmaAccumulator(M, N, ws.wgM, ws.wgN));
 
-  // Operand A in the registers of mma's A fragment stays there.
+  // Operand A in the registers of mma's A fragment stays there; the rest
+  // lie in shared memory, in a pipeliner's slot or staged
+  // (tgpu.local_alloc).
   std::vector<llvm::Value *> aRegs;
   auto aTile = L.sharedTiles.find(op.getA());
   auto bTile = L.sharedTiles.find(op.getB());
@@ -238,28 +273,10 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
       for (unsigned r : *map)
         aRegs.push_back(av.regs[r]);
   }
-  bool stageA = aRegs.empty() && aTile == L.sharedTiles.end();
-  bool stageB = bTile == L.sharedTiles.end();
-  // 8-bit operands are read K-major only: a slot holding the other form is
-  // read back into registers and staged.
-  std::optional<Lowered> aFromSlot, bFromSlot;
-  auto readSlot = [&](const Lowering::SharedTile &t, Value v) {
-    auto type = cast<RankedTensorType>(v.getType());
-    Lowered out{L.defaultLayout(type), {}};
-    for (unsigned r = 0; r < out.layout->numRegs(); ++r) {
-      llvm::Value *off = L.elementOffset(t.layout, *out.layout, r, t.transposed);
-      out.regs.push_back(b.CreateLoad(et, L.sharedBytePtr(b.CreateAdd(t.byteOffset, off))));
-    }
-    return out;
-  };
-  if (eight && !stageA && aTile->second.transposed) {
-    aFromSlot = readSlot(aTile->second, op.getA());
-    stageA = true;
-  }
-  if (eight && !stageB && !bTile->second.transposed) {
-    bFromSlot = readSlot(bTile->second, op.getB());
-    stageB = true;
-  }
+  if ((aRegs.empty() && aTile == L.sharedTiles.end()) || bTile == L.sharedTiles.end() ||
+      (eight && (aTile->second.transposed || !bTile->second.transposed)))
+    return L.fail(op, "internal error: a wgmma operand is neither in shared memory in the form "
+                      "the instruction reads nor in registers of its A fragment (not staged)");
   Value zeroWhen = op.getZeroIf();
   std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
   // The instruction's accumulate predicate in the first k step: 0 where
@@ -267,41 +284,16 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   llvm::Value *accumulate = L.i32(1);
   if (zeroWhen)
     accumulate = b.CreateZExt(b.CreateNot(L.scalar(zeroWhen)), i32);
-
-  // Operands in shared memory; the rest staged, A then B, each on a
-  // 1024-byte boundary of the staging area.
-  SharedOperand a{nullptr, {}, true}, bo{nullptr, {}, false};
-  if (stageA || stageB) {
-    unsigned at = 0;
-    L.barrier(); // the staging area's last readers are done
-    if (stageA) {
-      a = {L.i32(L.scratchStart()), *operandLayout(M, K, eb), true};
-      L.storeToSharedLayout(aFromSlot ? *aFromSlot : L.get(op.getA()), et, a.layout, a.base);
-      at = unsigned((a.layout.bytes() + 1023) / 1024 * 1024);
-    }
-    if (stageB && !eight) {
-      bo = {L.i32(L.scratchStart() + at), *operandLayout(K, N, eb), false};
-      L.storeToSharedLayout(bFromSlot ? *bFromSlot : L.get(op.getB()), et, bo.layout, bo.base);
-      at += unsigned(bo.layout.bytes());
-    } else if (stageB) { // stored [N, K], element by element
-      bo = {L.i32(L.scratchStart() + at), *operandLayout(N, K, eb), true};
-      const Lowered &bv = bFromSlot ? *bFromSlot : L.get(op.getB());
-      for (unsigned r = 0; r < bv.layout->numRegs(); ++r) {
-        if (bv.layout->isReplicaReg(r))
-          continue;
-        llvm::Value *off = L.elementOffset(bo.layout, *bv.layout, r, /*transposed=*/true);
-        L.storeShared(bv.regs[r], L.sharedBytePtr(b.CreateAdd(bo.base, off)));
-      }
-      at += unsigned(bo.layout.bytes());
-    }
-    L.reserveShared(at);
-    b.CreateCall(asmStmt(L, "fence.proxy.async.shared::cta;"), {});
+  // Staged operands: every thread's writes (each fenced for the async
+  // proxy by its local_alloc) are done.
+  if (isStagedTile(op.getA()) || isStagedTile(op.getB()))
     L.barrier();
-  }
-  if (aRegs.empty() && !stageA) // a slot's [M, K] (K-major) or, transposed, [K, M]
+
+  SharedOperand a{nullptr, {}, true}, bo{nullptr, {}, false};
+  if (aRegs.empty()) // [M, K] (K-major) or, transposed, [K, M]
     a = {aTile->second.byteOffset, aTile->second.layout, !aTile->second.transposed};
-  if (!stageB) // [K, N] (MN-major) or, through tl.trans, [N, K]
-    bo = {bTile->second.byteOffset, bTile->second.layout, bTile->second.transposed};
+  // [K, N] (MN-major) or, through tl.trans, [N, K]
+  bo = {bTile->second.byteOffset, bTile->second.layout, bTile->second.transposed};
   for (SharedOperand *s : {&a, &bo})
     if (s->base && !s->layout.isSwizzled())
       return L.fail(op, "internal error: wgmma operand in an unswizzled shared tile");
@@ -464,6 +456,67 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   return success();
 }
 
+/// A tile written into the staging area for a product: from registers, or
+/// read back from a slot held in the other orientation.
+LogicalResult localAlloc(Lowering &L, Operation *o) {
+  auto op = cast<tgpu::LocalAllocOp>(o);
+  auto &b = L.b;
+  auto t = cast<RankedTensorType>(op.getType());
+  auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
+  Type et = t.getElementType();
+  bool eight = fp8Name(et) != nullptr;
+  unsigned eb = eight ? 1 : 2;
+  llvm::Type *lt = eight ? b.getInt8Ty() : L.llvmType(et);
+  bool transposed = enc.getTransposed();
+  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
+  SharedLayout layout = SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle());
+  int64_t begin = op.getOffset(), end = begin + layout.bytes();
+  // The area's last readers are done, unless only the tiles staged right
+  // before this one (in other bytes) were written since the last barrier.
+  bool apart = false;
+  for (Operation *p = op->getPrevNode(); auto prev = dyn_cast_or_null<tgpu::LocalAllocOp>(p);
+       p = p->getPrevNode()) {
+    auto pt = cast<RankedTensorType>(prev.getType());
+    int64_t pb = prev.getOffset();
+    int64_t pe = pb + pt.getNumElements() * elementBytes(pt.getElementType());
+    apart = pe <= begin || end <= pb;
+    if (!apart)
+      break;
+  }
+  if (!apart)
+    L.barrierBeforeStaging();
+  std::optional<Lowered> fromSlot;
+  auto slot = L.sharedTiles.find(op.getSrc());
+  if (slot != L.sharedTiles.end()) {
+    const Lowering::SharedTile &s = slot->second;
+    Lowered v{L.defaultLayout(t), {}};
+    for (unsigned r = 0; r < v.layout->numRegs(); ++r) {
+      llvm::Value *off = L.elementOffset(s.layout, *v.layout, r, s.transposed);
+      v.regs.push_back(b.CreateLoad(lt, L.sharedBytePtr(b.CreateAdd(s.byteOffset, off))));
+    }
+    fromSlot = std::move(v);
+  }
+  const Lowered &src = fromSlot ? *fromSlot : L.get(op.getSrc());
+  llvm::Value *base = L.i32(unsigned(L.scratchStart() + begin));
+  if (!transposed) {
+    L.storeToSharedLayout(src, lt, layout, base);
+  } else { // stored [cols, rows], element by element
+    for (unsigned r = 0; r < src.layout->numRegs(); ++r) {
+      if (src.layout->isReplicaReg(r))
+        continue;
+      llvm::Value *off = L.elementOffset(layout, *src.layout, r, /*transposed=*/true);
+      L.storeShared(src.regs[r], L.sharedBytePtr(b.CreateAdd(base, off)));
+    }
+  }
+  L.reserveShared(unsigned(end));
+  // One fence after the last of the tiles staged together.
+  if (!isa_and_nonnull<tgpu::LocalAllocOp>(op->getNextNode()))
+    b.CreateCall(asmStmt(L, "fence.proxy.async.shared::cta;"), {});
+  L.sharedTiles[op.getResult()] = {base, layout, transposed};
+  L.set(op.getResult(), Lowered{L.defaultLayout(t), {}});
+  return success();
+}
+
 /// The wait ties every input register, in order, to the result it becomes.
 LogicalResult wgmmaWait(Lowering &L, Operation *o) {
   auto op = cast<tgpu::WgmmaWaitOp>(o);
@@ -488,4 +541,5 @@ LogicalResult wgmmaWait(Lowering &L, Operation *o) {
 void tritium::codegen::populateWgmmaHandlers(HandlerTable &t) {
   t["tgpu.wgmma"] = wgmmaGroup;
   t["tgpu.wgmma_wait"] = wgmmaWait;
+  t["tgpu.local_alloc"] = localAlloc;
 }

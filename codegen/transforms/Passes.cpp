@@ -163,6 +163,19 @@ struct WgmmaGroupsPass : public GpuPass<WgmmaGroupsPass> {
   }
 };
 
+struct StageOperandsPass : public GpuPass<StageOperandsPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StageOperandsPass)
+  StringRef getArgument() const override { return "tgpu-stage-operands"; }
+  StringRef getDescription() const override {
+    return "Write the operands warpgroup MMA cannot read where they lie into shared memory";
+  }
+  void runOnOperation() override {
+    forEachKernel([](func::FuncOp func, const LayoutOptions &opts) {
+      return stageOperands(func, opts);
+    });
+  }
+};
+
 } // namespace
 
 void tritium::codegen::registerGpuPasses() {
@@ -170,4 +183,5 @@ void tritium::codegen::registerGpuPasses() {
   PassRegistration<RemoveConversionsPass>();
   PassRegistration<WarpSpecializePass>();
   PassRegistration<WgmmaGroupsPass>();
+  PassRegistration<StageOperandsPass>();
 }

@@ -79,6 +79,12 @@ unsigned warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options
 /// iteration and every other reader sees final values.
 void formWgmmaGroups(mlir::Operation *func, const LayoutOptions &options);
 
+/// Operand staging (StageOperands.cpp): each operand of a tgpu.wgmma that
+/// the instruction cannot read where it lies is written into the staging
+/// area by a tgpu.local_alloc right before the product. Fails (with an
+/// error on the product) only for a product whose operand has no swizzled
+/// form, which dotUsesWgmma never makes.
+mlir::LogicalResult stageOperands(mlir::Operation *func, const LayoutOptions &options);
 /// The encoding naming `layout` on a tensor of type `t` (without
 /// encoding): the first named form (#tgpu.blocked at the kernel's element
 /// width, then at 8 to 64 bits; #tgpu.mma; #tgpu.dot_op) whose map it is,
@@ -87,8 +93,8 @@ mlir::Attribute layoutEncoding(const LinearLayout &layout, mlir::RankedTensorTyp
                                const LayoutOptions &options);
 
 /// Registers `tgpu-assign-layouts`, `tgpu-remove-conversions`,
-/// `tgpu-warp-specialize` and `tgpu-wgmma-groups` with the global pass
-/// registry.
+/// `tgpu-warp-specialize`, `tgpu-wgmma-groups` and `tgpu-stage-operands`
+/// with the global pass registry.
 void registerGpuPasses();
 
 } // namespace tritium::codegen

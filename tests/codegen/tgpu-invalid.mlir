@@ -78,3 +78,19 @@ func.func @wgmma_shapes(%a: tensor<64x32xf16>, %b: tensor<16x64xf16>, %c: tensor
   %0 = tgpu.wgmma %a, %b, %c : tensor<64x32xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
   return
 }
+
+// -----
+
+func.func @alloc_padded(%a: tensor<64x64xf16>) {
+  // expected-error @+1 {{result must be a 2-D tile with a swizzled #tgpu.shared encoding}}
+  %0 = tgpu.local_alloc %a {offset = 0 : i64} : tensor<64x64xf16> -> tensor<64x64xf16, #tgpu.shared<{swizzle = 0, pad = 8, transposed = false}>>
+  return
+}
+
+// -----
+
+func.func @alloc_offset(%a: tensor<64x64xf16>) {
+  // expected-error @+1 {{offset must be a multiple of 1024 bytes, not 512}}
+  %0 = tgpu.local_alloc %a {offset = 512 : i64} : tensor<64x64xf16> -> tensor<64x64xf16, #tgpu.shared<{swizzle = 128, pad = 0, transposed = false}>>
+  return
+}
