@@ -219,54 +219,35 @@ LogicalResult dotMma(Lowering &L, tile::DotOp op) {
   auto [wm, wn] = assignedMmaWarps(op, L.numWarps, parseCudaTarget(L.target.name()));
   LayoutRef lc = L.share(mmaAccLayout(M, N, wm, wn));
   llvm::Type *et = bf16 ? b.getBFloatTy() : b.getHalfTy();
-  // A ([M, K]) and B ([K, N]) are staged row-major with 8 elements of
-  // padding per row: rows stay 16-byte aligned for ldmatrix and the 8 rows
-  // one ldmatrix phase reads fall in distinct banks.
-  // Operands already in shared memory (slots of asynchronous copies) are
-  // read in place, with their own row strides.
-  const unsigned pad = 8;
-  SharedLayout aL = SharedLayout::padded(M, K, 2, pad), bL = SharedLayout::padded(K, N, 2, pad);
-  unsigned bOffset = unsigned(aL.bytes());
+  // Operands lie in shared memory (a pipeliner's slot, or staged by a
+  // tgpu.local_alloc: transforms/StageOperands.cpp), or A in the registers
+  // of its fragment (a chained product's accumulator, cast elementwise).
   auto aTile = L.sharedTiles.find(op.getA());
   auto bTile = L.sharedTiles.find(op.getB());
-  bool aStaged = aTile == L.sharedTiles.end(), bStaged = bTile == L.sharedTiles.end();
-  // A already in the operand layout (a chained product's accumulator, cast
-  // elementwise) stays in registers.
   std::vector<llvm::Value *> aRegs;
-  if (aStaged) {
+  if (aTile == L.sharedTiles.end()) {
     Lowered &av = L.get(op.getA());
     if (auto map = LinearLayout::threadLocalMap(*av.layout,
-                                                LinearLayout::mmaOperandA(M, K, wm, wn))) {
+                                                LinearLayout::mmaOperandA(M, K, wm, wn)))
       for (unsigned r : *map)
         aRegs.push_back(av.regs[r]);
-      aStaged = false;
-    }
   }
+  if ((aRegs.empty() && aTile == L.sharedTiles.end()) || bTile == L.sharedTiles.end())
+    return L.fail(op, "internal error: an mma operand is neither in shared memory nor in "
+                      "registers of its A fragment (not staged)");
   std::vector<llvm::Value *> acc = L.convert(op.getC(), *lc);
-  if (aStaged || bStaged) {
-    L.barrier();
-    if (aStaged)
-      L.storeToShared(L.get(op.getA()), et, pad, 0);
-    if (bStaged)
-      L.storeToShared(L.get(op.getB()), et, pad, bOffset);
-    L.barrier();
-  }
+  if (isStagedTile(op.getA()) || isStagedTile(op.getB()))
+    L.barrier(); // every thread's staged elements are written
   // Byte offsets of A's and B's element (0, 0) in shared memory.
-  llvm::Value *aBase = nullptr, *bBase;
-  if (aStaged) {
-    aBase = L.i32(L.scratchStart());
-  } else if (aRegs.empty()) {
+  llvm::Value *aBase = nullptr;
+  SharedLayout aL;
+  if (aRegs.empty()) {
     aBase = aTile->second.byteOffset;
     aL = aTile->second.layout;
   }
-  bool bTransposed = false; // B stored as [N, K]
-  if (bStaged) {
-    bBase = L.i32(L.scratchStart() + bOffset);
-  } else {
-    bBase = bTile->second.byteOffset;
-    bL = bTile->second.layout;
-    bTransposed = bTile->second.transposed;
-  }
+  llvm::Value *bBase = bTile->second.byteOffset;
+  SharedLayout bL = bTile->second.layout;
+  bool bTransposed = bTile->second.transposed; // B stored as [N, K]
   // A stored [K, M] (a tile contiguous along M): read with ldmatrix.trans.
   bool aTransposed = aTile != L.sharedTiles.end() && aTile->second.transposed && aRegs.empty();
 
@@ -715,6 +696,30 @@ bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,
   // More warps than m16n8 tiles: the extra warps hold replicas.
   (void)numWarps;
   return M % 16 == 0 && N % 8 == 0 && K % (tf32 ? 8 : 16) == 0;
+}
+
+std::optional<OperandStaging> tritium::codegen::mmaOperandStaging(tile::DotOp dot,
+                                                                 unsigned operand,
+                                                                 unsigned cc,
+                                                                 unsigned numWarps) {
+  if (dotUsesWgmma(dot, cc, numWarps) || !dotUsesMma(dot, cc, numWarps))
+    return std::nullopt;
+  auto aT = cast<RankedTensorType>(dot.getA().getType());
+  auto cT = cast<RankedTensorType>(dot.getC().getType());
+  if (!aT.getElementType().isF16() && !aT.getElementType().isBF16())
+    return std::nullopt; // the other precisions stage inside their lowering
+  auto t = cast<RankedTensorType>((operand ? dot.getB() : dot.getA()).getType());
+  if (isa_and_nonnull<tgpu::SharedEncodingAttr>(t.getEncoding()))
+    return std::nullopt;
+  int64_t M = cT.getShape()[0], K = aT.getShape()[1];
+  if (operand == 0) {
+    auto [wm, wn] = assignedMmaWarps(dot, numWarps, cc);
+    auto al = tgpu::toLinearLayout(t.getEncoding(), t.getShape());
+    if (al && LinearLayout::threadLocalMap(*al, LinearLayout::mmaOperandA(M, K, wm, wn)))
+      return std::nullopt;
+  }
+  SharedLayout l = SharedLayout::best(t.getShape()[0], t.getShape()[1], 2, 8);
+  return OperandStaging{l.swizzleBytes, l.pad, false};
 }
 
 /// Whether `u` (a tile.dot) reads its operands from shared memory where

@@ -354,17 +354,25 @@ std::pair<unsigned, unsigned> assignedMmaWarps(mlir::tile::DotOp dot, unsigned n
 /// registers of its A fragment; otherwise it stages them (and rewrites the
 /// staging area at the next product).
 bool wgmmaReadsOperandsInPlace(mlir::Value a, mlir::Value b, unsigned numWarps);
-/// How operand `operand` (0: A, 1: B) of a wgmma product of `a` and `b`
-/// is staged when it is not read where it lies: the swizzle (bytes) and
-/// orientation (`transposed`: stored [cols, rows]) of the staged tile.
-/// std::nullopt: read in place (transforms/StageOperands.cpp stages the
-/// others with tgpu.local_alloc).
-struct WgmmaStaging {
-  unsigned swizzle; ///< 0: no swizzled form holds the tile
+/// The form a product's operand is staged in when the product cannot read
+/// it where it lies: swizzled rows (`swizzle` bytes), or row-major with
+/// `pad` elements after each row; `transposed`: stored [cols, rows].
+struct OperandStaging {
+  unsigned swizzle; ///< 0 and pad 0: no form the product reads holds the tile
+  unsigned pad;
   bool transposed;
 };
-std::optional<WgmmaStaging> wgmmaOperandStaging(mlir::Value a, mlir::Value b, unsigned operand,
-                                                unsigned numWarps);
+/// How operand `operand` (0: A, 1: B) of a wgmma product of `a` and `b`
+/// is staged; std::nullopt: read in place (transforms/StageOperands.cpp
+/// stages the others with tgpu.local_alloc).
+std::optional<OperandStaging> wgmmaOperandStaging(mlir::Value a, mlir::Value b, unsigned operand,
+                                                  unsigned numWarps);
+/// The same for a tile.dot on mma.sync over 16-bit floats (read with
+/// ldmatrix, from swizzled rows where the tile's shape has them, else rows
+/// padded by 8 elements); std::nullopt also for products that stage
+/// nothing through a tgpu.local_alloc (DotToLLVM.cpp).
+std::optional<OperandStaging> mmaOperandStaging(mlir::tile::DotOp dot, unsigned operand,
+                                                unsigned computeCapability, unsigned numWarps);
 /// Whether `v` (a product's operand) is a tile tgpu.local_alloc wrote into
 /// the staging area (or its transpose).
 bool isStagedTile(mlir::Value v);

@@ -8,6 +8,8 @@
 // the thread that owns an element (replicas skip), and an atomic's old value
 // is shared with the replicas through shared memory. A volatile scalar load
 // is read by one thread and shared the same way, so scalars stay uniform.
+// Also the shared-memory tiles of products: the pipeliner's slots
+// (tgpu.shared_load) and operands staged by tgpu.local_alloc.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -595,6 +597,72 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
   return success();
 }
 
+/// A tile written into the staging area for a product: from registers, or
+/// read back from a slot held in the other orientation.
+LogicalResult localAlloc(Lowering &L, Operation *o) {
+  auto op = cast<tgpu::LocalAllocOp>(o);
+  auto &b = L.b;
+  auto t = cast<RankedTensorType>(op.getType());
+  auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
+  Type et = t.getElementType();
+  unsigned eb = elementBytes(et);
+  llvm::Type *lt = eb == 1 ? b.getInt8Ty() : L.llvmType(et);
+  bool transposed = enc.getTransposed();
+  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
+  SharedLayout layout = enc.getSwizzle()
+                            ? SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle())
+                            : SharedLayout::padded(rows, cols, eb, enc.getPad());
+  int64_t begin = op.getOffset(), end = begin + layout.bytes();
+  // The area's last readers are done, unless only the tiles staged right
+  // before this one (in other bytes) were written since the last barrier.
+  bool apart = false;
+  for (Operation *p = op->getPrevNode(); auto prev = dyn_cast_or_null<tgpu::LocalAllocOp>(p);
+       p = p->getPrevNode()) {
+    auto pt = cast<RankedTensorType>(prev.getType());
+    auto penc = cast<tgpu::SharedEncodingAttr>(pt.getEncoding());
+    int64_t pRows = pt.getShape()[penc.getTransposed() ? 1 : 0];
+    int64_t pCols = pt.getShape()[penc.getTransposed() ? 0 : 1];
+    int64_t pb = prev.getOffset();
+    int64_t pe = pb + pRows * (pCols + penc.getPad()) * elementBytes(pt.getElementType());
+    apart = pe <= begin || end <= pb;
+    if (!apart)
+      break;
+  }
+  if (!apart)
+    L.barrierBeforeStaging();
+  std::optional<Lowered> fromSlot;
+  auto slot = L.sharedTiles.find(op.getSrc());
+  if (slot != L.sharedTiles.end()) {
+    const Lowering::SharedTile &s = slot->second;
+    Lowered v{L.defaultLayout(t), {}};
+    for (unsigned r = 0; r < v.layout->numRegs(); ++r) {
+      llvm::Value *off = L.elementOffset(s.layout, *v.layout, r, s.transposed);
+      v.regs.push_back(b.CreateLoad(lt, L.sharedBytePtr(b.CreateAdd(s.byteOffset, off))));
+    }
+    fromSlot = std::move(v);
+  }
+  const Lowered &src = fromSlot ? *fromSlot : L.get(op.getSrc());
+  llvm::Value *base = L.i32(unsigned(L.scratchStart() + begin));
+  if (!transposed) {
+    L.storeToSharedLayout(src, lt, layout, base);
+  } else { // stored [cols, rows], element by element
+    for (unsigned r = 0; r < src.layout->numRegs(); ++r) {
+      if (src.layout->isReplicaReg(r))
+        continue;
+      llvm::Value *off = L.elementOffset(layout, *src.layout, r, /*transposed=*/true);
+      L.storeShared(src.regs[r], L.sharedBytePtr(b.CreateAdd(base, off)));
+    }
+  }
+  L.reserveShared(unsigned(end));
+  // One fence after the last of the tiles staged together, for the
+  // tensor cores' asynchronous reads (mma.sync reads through ldmatrix).
+  if (isa_and_nonnull<tgpu::WgmmaOp>(op->getNextNode()))
+    b.CreateCall(asmStmt(L, {}, "fence.proxy.async.shared::cta;", ""), {});
+  L.sharedTiles[op.getResult()] = {base, layout, transposed};
+  L.set(op.getResult(), Lowered{L.defaultLayout(t), {}});
+  return success();
+}
+
 } // namespace
 
 void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
@@ -606,4 +674,5 @@ void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
   t["tgpu.async_commit"] = asyncCommit;
   t["tgpu.async_wait"] = asyncWait;
   t["tgpu.shared_load"] = sharedLoad;
+  t["tgpu.local_alloc"] = localAlloc;
 }

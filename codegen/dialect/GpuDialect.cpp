@@ -82,9 +82,9 @@ LogicalResult LocalAllocOp::verify() {
   if (src.getShape() != res.getShape() || src.getElementType() != res.getElementType())
     return emitOpError("result must be the source's tile: ") << src << " -> " << res;
   auto enc = dyn_cast_or_null<SharedEncodingAttr>(res.getEncoding());
-  if (res.getRank() != 2 || !enc || enc.getPad() != 0 ||
-      !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
-    return emitOpError("result must be a 2-D tile with a swizzled #tgpu.shared encoding, not ")
+  if (res.getRank() != 2 || !enc || (enc.getSwizzle() == 0) == (enc.getPad() == 0))
+    return emitOpError("result must be a 2-D tile with a #tgpu.shared encoding that swizzles "
+                       "or pads its rows, not ")
            << res;
   if (getOffset() % 1024)
     return emitOpError("offset must be a multiple of 1024 bytes, not ")

@@ -147,9 +147,9 @@ def TGpu_LocalAllocOp : TGpu_Op<"local_alloc", [
   let description = [{
     Stores `src` at byte `offset` of the staging area (the shared memory
     that layout conversions and reductions also pass through), in the
-    swizzled layout of the result's `#tgpu.shared` encoding (`transposed`:
-    stored [cols, rows]), and makes the writes visible to the tensor cores'
-    asynchronous reads. A source already in shared memory (a pipeliner's
+    layout of the result's `#tgpu.shared` encoding (swizzled, or rows
+    padded; `transposed`: stored [cols, rows]); before a warpgroup MMA, the
+    writes are made visible to the tensor cores' asynchronous reads. A source already in shared memory (a pipeliner's
     slot held in the other orientation) is read back first. The result is
     valid until the staging area is written again: its readers are the
     product right after it, which waits for its group at once.

@@ -217,9 +217,9 @@ bool tritium::codegen::wgmmaReadsOperandsInPlace(Value a, Value b, unsigned numW
   return operandInPlace(a, b, 0, numWarps) && operandInPlace(a, b, 1, numWarps);
 }
 
-std::optional<WgmmaStaging> tritium::codegen::wgmmaOperandStaging(Value a, Value b,
-                                                                 unsigned operand,
-                                                                 unsigned numWarps) {
+std::optional<OperandStaging> tritium::codegen::wgmmaOperandStaging(Value a, Value b,
+                                                                   unsigned operand,
+                                                                   unsigned numWarps) {
   if (operandInPlace(a, b, operand, numWarps))
     return std::nullopt;
   auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
@@ -231,7 +231,7 @@ std::optional<WgmmaStaging> tritium::codegen::wgmmaOperandStaging(Value a, Value
   bool transposed = operand == 1 && eight;
   auto l = operand == 0 ? operandLayout(M, K, eb)
                         : eight ? operandLayout(N, K, eb) : operandLayout(K, N, eb);
-  return WgmmaStaging{l ? l->swizzleBytes : 0, transposed};
+  return OperandStaging{l ? l->swizzleBytes : 0, 0, transposed};
 }
 
 bool tritium::codegen::isStagedTile(Value v) {
@@ -456,67 +456,6 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   return success();
 }
 
-/// A tile written into the staging area for a product: from registers, or
-/// read back from a slot held in the other orientation.
-LogicalResult localAlloc(Lowering &L, Operation *o) {
-  auto op = cast<tgpu::LocalAllocOp>(o);
-  auto &b = L.b;
-  auto t = cast<RankedTensorType>(op.getType());
-  auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
-  Type et = t.getElementType();
-  bool eight = fp8Name(et) != nullptr;
-  unsigned eb = eight ? 1 : 2;
-  llvm::Type *lt = eight ? b.getInt8Ty() : L.llvmType(et);
-  bool transposed = enc.getTransposed();
-  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
-  SharedLayout layout = SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle());
-  int64_t begin = op.getOffset(), end = begin + layout.bytes();
-  // The area's last readers are done, unless only the tiles staged right
-  // before this one (in other bytes) were written since the last barrier.
-  bool apart = false;
-  for (Operation *p = op->getPrevNode(); auto prev = dyn_cast_or_null<tgpu::LocalAllocOp>(p);
-       p = p->getPrevNode()) {
-    auto pt = cast<RankedTensorType>(prev.getType());
-    int64_t pb = prev.getOffset();
-    int64_t pe = pb + pt.getNumElements() * elementBytes(pt.getElementType());
-    apart = pe <= begin || end <= pb;
-    if (!apart)
-      break;
-  }
-  if (!apart)
-    L.barrierBeforeStaging();
-  std::optional<Lowered> fromSlot;
-  auto slot = L.sharedTiles.find(op.getSrc());
-  if (slot != L.sharedTiles.end()) {
-    const Lowering::SharedTile &s = slot->second;
-    Lowered v{L.defaultLayout(t), {}};
-    for (unsigned r = 0; r < v.layout->numRegs(); ++r) {
-      llvm::Value *off = L.elementOffset(s.layout, *v.layout, r, s.transposed);
-      v.regs.push_back(b.CreateLoad(lt, L.sharedBytePtr(b.CreateAdd(s.byteOffset, off))));
-    }
-    fromSlot = std::move(v);
-  }
-  const Lowered &src = fromSlot ? *fromSlot : L.get(op.getSrc());
-  llvm::Value *base = L.i32(unsigned(L.scratchStart() + begin));
-  if (!transposed) {
-    L.storeToSharedLayout(src, lt, layout, base);
-  } else { // stored [cols, rows], element by element
-    for (unsigned r = 0; r < src.layout->numRegs(); ++r) {
-      if (src.layout->isReplicaReg(r))
-        continue;
-      llvm::Value *off = L.elementOffset(layout, *src.layout, r, /*transposed=*/true);
-      L.storeShared(src.regs[r], L.sharedBytePtr(b.CreateAdd(base, off)));
-    }
-  }
-  L.reserveShared(unsigned(end));
-  // One fence after the last of the tiles staged together.
-  if (!isa_and_nonnull<tgpu::LocalAllocOp>(op->getNextNode()))
-    b.CreateCall(asmStmt(L, "fence.proxy.async.shared::cta;"), {});
-  L.sharedTiles[op.getResult()] = {base, layout, transposed};
-  L.set(op.getResult(), Lowered{L.defaultLayout(t), {}});
-  return success();
-}
-
 /// The wait ties every input register, in order, to the result it becomes.
 LogicalResult wgmmaWait(Lowering &L, Operation *o) {
   auto op = cast<tgpu::WgmmaWaitOp>(o);
@@ -541,5 +480,4 @@ LogicalResult wgmmaWait(Lowering &L, Operation *o) {
 void tritium::codegen::populateWgmmaHandlers(HandlerTable &t) {
   t["tgpu.wgmma"] = wgmmaGroup;
   t["tgpu.wgmma_wait"] = wgmmaWait;
-  t["tgpu.local_alloc"] = localAlloc;
 }

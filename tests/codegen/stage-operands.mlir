@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --tgpu-stage-operands="num-warps=4 target=cuda:90" | tile-opt | FileCheck %s
+// RUN: tile-opt %s --tgpu-stage-operands="num-warps=4 target=cuda:80" | tile-opt | FileCheck %s --check-prefix=SM80
 // Operands of warpgroup MMA products that the instruction cannot read
 // where they lie are written into the staging area by tgpu.local_alloc
 // right before the product, A first, each on a 1024-byte boundary; those
@@ -56,3 +57,30 @@ func.func @fp8(%s: i32, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> 
   return %r : tensor<64x64xf32, #mma>
 }
 
+
+// mma.sync on 16-bit floats reads its operands with ldmatrix: staged as
+// they are, swizzled where the shape allows (64 x 32: 64-byte rows), else
+// rows padded by 8 elements (48 rows are not a power of two).
+#mma2 = #tgpu.mma<{version = 2, warpsPerCTA = [2, 2]}>
+// SM80-DAG: #[[SW:.*]] = #tgpu.shared<{swizzle = 64, pad = 0, transposed = false}>
+// SM80-DAG: #[[PAD:.*]] = #tgpu.shared<{swizzle = 0, pad = 8, transposed = false}>
+// SM80-LABEL: func.func @mma_sync
+// SM80: %[[A:.*]] = tgpu.local_alloc %{{.*}} {offset = 0 : i64} : tensor<48x32xf16, #blocked> -> tensor<48x32xf16, #[[PAD]]>
+// SM80-NEXT: %[[B:.*]] = tgpu.local_alloc %{{.*}} {offset = 4096 : i64} : tensor<32x32xf16, #blocked> -> tensor<32x32xf16, #[[SW]]>
+// SM80-NEXT: tile.dot %[[A]], %[[B]], %{{.*}}
+func.func @mma_sync(%a: tensor<48x32xf16, #blocked>, %b: tensor<32x32xf16, #blocked>,
+                    %c: tensor<48x32xf32, #mma2>) -> tensor<48x32xf32, #mma2> {
+  %d = tile.dot %a, %b, %c : tensor<48x32xf16, #blocked> * tensor<32x32xf16, #blocked> -> tensor<48x32xf32, #mma2>
+  return %d : tensor<48x32xf32, #mma2>
+}
+
+// Products on other precisions (fp32 on the FMA units here) stage inside
+// their lowering.
+// SM80-LABEL: func.func @fma
+// SM80-NOT: tgpu.local_alloc
+// SM80: tile.dot
+func.func @fma(%a: tensor<16x16xf32, #blocked>, %b: tensor<16x16xf32, #blocked>,
+               %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
+  %d = tile.dot %a, %b, %c {inputPrecision = 2 : i32} : tensor<16x16xf32, #blocked> * tensor<16x16xf32, #blocked> -> tensor<16x16xf32, #blocked>
+  return %d : tensor<16x16xf32, #blocked>
+}

@@ -82,8 +82,8 @@ func.func @wgmma_shapes(%a: tensor<64x32xf16>, %b: tensor<16x64xf16>, %c: tensor
 // -----
 
 func.func @alloc_padded(%a: tensor<64x64xf16>) {
-  // expected-error @+1 {{result must be a 2-D tile with a swizzled #tgpu.shared encoding}}
-  %0 = tgpu.local_alloc %a {offset = 0 : i64} : tensor<64x64xf16> -> tensor<64x64xf16, #tgpu.shared<{swizzle = 0, pad = 8, transposed = false}>>
+  // expected-error @+1 {{result must be a 2-D tile with a #tgpu.shared encoding that swizzles or pads its rows}}
+  %0 = tgpu.local_alloc %a {offset = 0 : i64} : tensor<64x64xf16> -> tensor<64x64xf16, #tgpu.shared<{swizzle = 0, pad = 0, transposed = false}>>
   return
 }
 
