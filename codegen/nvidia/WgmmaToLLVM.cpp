@@ -40,6 +40,8 @@
 
 #include "llvm/IR/InlineAsm.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace tritium::codegen;
 namespace tile = mlir::tile;
@@ -428,29 +430,40 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / kStep;
   b.CreateCall(asmStmt(L, "wgmma.fence.sync.aligned;"), {});
   auto *pairTy = llvm::FixedVectorType::get(et, 2);
-  for (int64_t kt = 0; kt < kSteps; ++kt)
-    for (int64_t mt = 0; mt < mSteps; ++mt)
-      for (int64_t nt = 0; nt < nSteps; ++nt) {
-        int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * kStep;
-        std::vector<llvm::Value *> args;
-        if (aInRegs) { // registers 8 * (kt + kSteps * mt) on, in pairs
-          size_t base = size_t(8 * (kt + kSteps * mt));
-          for (unsigned j = 0; j < 4; ++j) {
-            llvm::Value *v = llvm::PoisonValue::get(pairTy);
-            v = b.CreateInsertElement(v, aRegs[base + 2 * j], uint64_t(0));
-            v = b.CreateInsertElement(v, aRegs[base + 2 * j + 1], uint64_t(1));
-            args.push_back(b.CreateBitCast(v, i32));
-          }
-        } else {
-          args.push_back(plus(aDesc, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)));
-        }
-        args.push_back(plus(bDesc, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)));
-        args.push_back(kt == 0 ? accumulate : L.i32(1));
-        unsigned first = unsigned((mt * (ws.perGroupN / 8) + nt * (ws.instrN / 8)) * 4);
-        std::vector<llvm::Value *> in = packed(first);
-        args.insert(args.end(), in.begin(), in.end());
-        unpack(b.CreateCall(mma, args), first);
+  // The steps, k outermost: consecutive instructions write different parts
+  // of the accumulator. An accumulator of more than 128 registers per
+  // thread cannot stay whole in registers beside the operands while every
+  // part is in flight (ptxas spills around the instructions): each part
+  // then takes all its k steps before the next starts.
+  int64_t accPerThread = M * N / (32 * int64_t(L.numWarps)) / (f16Acc ? 2 : 1);
+  bool partsInTurn = accPerThread > 128;
+  std::vector<std::array<int64_t, 3>> steps; // (kt, mt, nt)
+  for (int64_t i = 0; i < kSteps * mSteps * nSteps; ++i)
+    steps.push_back(partsInTurn ? std::array<int64_t, 3>{i % kSteps, i / (kSteps * nSteps),
+                                                         (i / kSteps) % nSteps}
+                                : std::array<int64_t, 3>{i / (mSteps * nSteps),
+                                                         (i / nSteps) % mSteps, i % nSteps});
+  for (auto [kt, mt, nt] : steps) {
+    int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * kStep;
+    std::vector<llvm::Value *> args;
+    if (aInRegs) { // registers 8 * (kt + kSteps * mt) on, in pairs
+      size_t base = size_t(8 * (kt + kSteps * mt));
+      for (unsigned j = 0; j < 4; ++j) {
+        llvm::Value *v = llvm::PoisonValue::get(pairTy);
+        v = b.CreateInsertElement(v, aRegs[base + 2 * j], uint64_t(0));
+        v = b.CreateInsertElement(v, aRegs[base + 2 * j + 1], uint64_t(1));
+        args.push_back(b.CreateBitCast(v, i32));
       }
+    } else {
+      args.push_back(plus(aDesc, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)));
+    }
+    args.push_back(plus(bDesc, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)));
+    args.push_back(kt == 0 ? accumulate : L.i32(1));
+    unsigned first = unsigned((mt * (ws.perGroupN / 8) + nt * (ws.instrN / 8)) * 4);
+    std::vector<llvm::Value *> in = packed(first);
+    args.insert(args.end(), in.begin(), in.end());
+    unpack(b.CreateCall(mma, args), first);
+  }
   b.CreateCall(asmStmt(L, "wgmma.commit_group.sync.aligned;"), {});
   L.set(op, Lowered{lc, acc});
   return success();

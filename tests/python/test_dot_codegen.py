@@ -76,8 +76,26 @@ def test_warpgroups_on_sm90(M, N, warps, instr, count):
     assert wgmma_of(ptx) == ["wgmma.mma_async.sync.aligned.%s.f32.f16.f16" % instr]
     assert len(re.findall(r"wgmma\.mma_async", ptx)) == count
     for op in ("wgmma.fence", "wgmma.commit_group", "wgmma.wait_group",
-               "fence.proxy.async"):  # operands staged by the product itself
+               "fence.proxy.async"):  # operands staged before the product
         assert op in ptx
+
+
+@pytest.mark.parametrize("M, N, warps, parts_in_turn", [
+    (128, 128, 4, False),  # 128 accumulator registers per thread
+    (128, 256, 4, True),   # 256: more than fit beside the operands
+])
+def test_wgmma_step_order(M, N, warps, parts_in_turn):
+    # Two m64 parts of the accumulator, four k16 steps each. Normally
+    # consecutive instructions write different parts (k outermost); an
+    # accumulator too large for the registers takes each part's k steps in
+    # turn, so that one part at a time is being written.
+    ptx = ptx_of(M, N, 64, warps, "fp16", "fp32")
+    firsts = re.findall(r"wgmma\.mma_async\S* \{(%\w+),", ptx)
+    assert len(firsts) == 8 and len(set(firsts)) == 2
+    if parts_in_turn:
+        assert firsts == [firsts[0]] * 4 + [firsts[4]] * 4
+    else:
+        assert firsts == [firsts[0], firsts[1]] * 4
 
 
 def test_small_tiles_stay_on_mma_sync_on_sm90():
