@@ -12,13 +12,15 @@
 // accumulator, or fp16 ones with an fp16 accumulator (M%16 = N%8 = K%16 =
 // 0), use mma.sync.m16n8k16, fp32 operands with tf32 or
 // tf32x3 precision (K%8 = 0) mma.sync.m16n8k8 on tf32 parts. The
-// accumulator is a linear layout (mmaAccLayout); A and B are staged
-// row-major (padded) in shared memory and read into operand fragments with
-// ldmatrix (fp16/bf16 B with .trans). Operands in the software pipeliner's
-// slots are read in place, through the slot's SharedLayout (swizzled); a
-// slot may hold B transposed ([N, K]), read with plain ldmatrix. On sm_90a
-// products that fill a warpgroup's m64 steps go to wgmma instead
-// (nvidia/WgmmaToLLVM.cpp).
+// accumulator is a linear layout (mmaAccLayout). fp16/bf16 A and B are
+// read from shared memory into operand fragments with ldmatrix (B with
+// .trans), through their SharedLayout (swizzled where the shape allows):
+// the software pipeliner's slots in place (a slot may hold B transposed
+// ([N, K]), read with plain ldmatrix), other operands where a
+// tgpu.local_alloc staged them (transforms/StageOperands.cpp); A may also
+// sit in the registers of its fragment. The tf32, int8 and fp8 paths stage
+// their operands themselves (rows padded). On sm_90a products that fill a
+// warpgroup's m64 steps go to wgmma instead (nvidia/WgmmaToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"

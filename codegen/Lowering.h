@@ -351,8 +351,8 @@ std::pair<unsigned, unsigned> assignedMmaWarps(mlir::tile::DotOp dot, unsigned n
                                                unsigned computeCapability);
 /// Whether a wgmma product of `a` and `b` reads both where they lie: B
 /// (and A) a shared tile in the form the instruction reads, or A in the
-/// registers of its A fragment; otherwise it stages them (and rewrites the
-/// staging area at the next product).
+/// registers of its A fragment; otherwise tgpu-stage-operands stages them
+/// (into the staging area, which the next product rewrites).
 bool wgmmaReadsOperandsInPlace(mlir::Value a, mlir::Value b, unsigned numWarps);
 /// The form a product's operand is staged in when the product cannot read
 /// it where it lies: swizzled rows (`swizzle` bytes), or row-major with

@@ -149,10 +149,11 @@ def TGpu_LocalAllocOp : TGpu_Op<"local_alloc", [
     that layout conversions and reductions also pass through), in the
     layout of the result's `#tgpu.shared` encoding (swizzled, or rows
     padded; `transposed`: stored [cols, rows]); before a warpgroup MMA, the
-    writes are made visible to the tensor cores' asynchronous reads. A source already in shared memory (a pipeliner's
-    slot held in the other orientation) is read back first. The result is
-    valid until the staging area is written again: its readers are the
-    product right after it, which waits for its group at once.
+    writes are made visible to the tensor cores' asynchronous reads. A
+    source already in shared memory (a pipeliner's slot held in the other
+    orientation) is read back first. The result is valid until the staging
+    area is written again: its reader is the product right after it (a
+    warpgroup MMA waits for its group at once).
 
     Example: `%s = tgpu.local_alloc %a {offset = 0 : i64} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #shared>`
   }];

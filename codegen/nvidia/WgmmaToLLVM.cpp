@@ -15,8 +15,9 @@
 // contiguous axis is M or N ("MN-major": B as [K, N], A stored [K, M]) is
 // read transposed (imm-trans), with SBO = 8 * S between 8-row groups of K
 // and the leading byte offset (LBO) between column blocks. Slots of the
-// software pipeliner are read in place; other operands are stored into the
-// staging area in the same form first (a proxy fence makes those generic
+// software pipeliner are read in place; other operands were stored into
+// the staging area in the same form by a tgpu.local_alloc
+// (transforms/StageOperands.cpp; its proxy fence makes those generic
 // writes visible to the tensor cores). Operand A that is already in the
 // registers of mma's A fragment (a chained product: attention's P @ V)
 // stays in registers.
