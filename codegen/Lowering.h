@@ -373,6 +373,9 @@ std::optional<OperandStaging> wgmmaOperandStaging(mlir::Value a, mlir::Value b, 
 /// nothing through a tgpu.local_alloc (DotToLLVM.cpp).
 std::optional<OperandStaging> mmaOperandStaging(mlir::tile::DotOp dot, unsigned operand,
                                                 unsigned computeCapability, unsigned numWarps);
+/// The layout a tgpu.local_alloc result of type `t` (a #tgpu.shared
+/// encoding) is stored in (MemoryToLLVM.cpp).
+SharedLayout localAllocLayout(mlir::RankedTensorType t);
 /// Whether `v` (a product's operand) is a tile tgpu.local_alloc wrote into
 /// the staging area (or its transpose).
 bool isStagedTile(mlir::Value v);

@@ -566,11 +566,21 @@ LogicalResult asyncWait(Lowering &L, Operation *o) {
   return success();
 }
 
+/// The registers of `layout` read from a tile `tile` holds in shared memory.
+std::vector<llvm::Value *> readSharedTile(Lowering &L, const Lowering::SharedTile &tile,
+                                          const LinearLayout &layout, llvm::Type *et) {
+  std::vector<llvm::Value *> regs;
+  for (unsigned r = 0; r < layout.numRegs(); ++r) {
+    llvm::Value *off = L.elementOffset(tile.layout, layout, r, tile.transposed);
+    regs.push_back(L.b.CreateLoad(et, L.sharedBytePtr(L.b.CreateAdd(tile.byteOffset, off))));
+  }
+  return regs;
+}
+
 /// A slot read in place when every user is a tensor-core product (which
 /// reads its operands from shared memory anyway); otherwise into registers.
 LogicalResult sharedLoad(Lowering &L, Operation *o) {
   auto op = cast<tgpu::SharedLoadOp>(o);
-  auto &b = L.b;
   auto it = L.sharedBuffers.find(op.getBuffer());
   if (it == L.sharedBuffers.end())
     return L.fail(o, "no tgpu.async_copy fills shared buffer " +
@@ -581,19 +591,14 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
   // shared memory.
   bool inPlace = isa_and_nonnull<tgpu::SharedEncodingAttr>(op.getType().getEncoding());
   LayoutRef layout = L.defaultLayout(op.getType());
+  Lowering::SharedTile tile{base, buf.layout, buf.transposed};
   if (inPlace) {
-    L.sharedTiles[op.getResult()] = {base, buf.layout, buf.transposed};
+    L.sharedTiles[op.getResult()] = tile;
     L.set(op.getResult(), Lowered{layout, {}});
     return success();
   }
-  auto t = cast<RankedTensorType>(op.getType());
-  llvm::Type *et = L.llvmType(t.getElementType());
-  std::vector<llvm::Value *> regs;
-  for (unsigned r = 0; r < layout->numRegs(); ++r) {
-    llvm::Value *off = L.elementOffset(buf.layout, *layout, r, buf.transposed);
-    regs.push_back(b.CreateLoad(et, L.sharedBytePtr(b.CreateAdd(base, off))));
-  }
-  L.set(op.getResult(), Lowered{layout, regs});
+  llvm::Type *et = L.llvmType(cast<RankedTensorType>(op.getType()).getElementType());
+  L.set(op.getResult(), Lowered{layout, readSharedTile(L, tile, *layout, et)});
   return success();
 }
 
@@ -603,27 +608,16 @@ LogicalResult localAlloc(Lowering &L, Operation *o) {
   auto op = cast<tgpu::LocalAllocOp>(o);
   auto &b = L.b;
   auto t = cast<RankedTensorType>(op.getType());
-  auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
-  Type et = t.getElementType();
-  unsigned eb = elementBytes(et);
-  llvm::Type *lt = eb == 1 ? b.getInt8Ty() : L.llvmType(et);
-  bool transposed = enc.getTransposed();
-  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
-  SharedLayout layout = enc.getSwizzle()
-                            ? SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle())
-                            : SharedLayout::padded(rows, cols, eb, enc.getPad());
+  llvm::Type *et = L.llvmType(t.getElementType());
+  bool transposed = cast<tgpu::SharedEncodingAttr>(t.getEncoding()).getTransposed();
+  SharedLayout layout = localAllocLayout(t);
   int64_t begin = op.getOffset(), end = begin + layout.bytes();
   // The area's last readers are done, unless only the tiles staged right
   // before this one (in other bytes) were written since the last barrier.
   bool apart = false;
   for (Operation *p = op->getPrevNode(); auto prev = dyn_cast_or_null<tgpu::LocalAllocOp>(p);
        p = p->getPrevNode()) {
-    auto pt = cast<RankedTensorType>(prev.getType());
-    auto penc = cast<tgpu::SharedEncodingAttr>(pt.getEncoding());
-    int64_t pRows = pt.getShape()[penc.getTransposed() ? 1 : 0];
-    int64_t pCols = pt.getShape()[penc.getTransposed() ? 0 : 1];
-    int64_t pb = prev.getOffset();
-    int64_t pe = pb + pRows * (pCols + penc.getPad()) * elementBytes(pt.getElementType());
+    int64_t pb = prev.getOffset(), pe = pb + localAllocLayout(prev.getType()).bytes();
     apart = pe <= begin || end <= pb;
     if (!apart)
       break;
@@ -633,18 +627,13 @@ LogicalResult localAlloc(Lowering &L, Operation *o) {
   std::optional<Lowered> fromSlot;
   auto slot = L.sharedTiles.find(op.getSrc());
   if (slot != L.sharedTiles.end()) {
-    const Lowering::SharedTile &s = slot->second;
-    Lowered v{L.defaultLayout(t), {}};
-    for (unsigned r = 0; r < v.layout->numRegs(); ++r) {
-      llvm::Value *off = L.elementOffset(s.layout, *v.layout, r, s.transposed);
-      v.regs.push_back(b.CreateLoad(lt, L.sharedBytePtr(b.CreateAdd(s.byteOffset, off))));
-    }
-    fromSlot = std::move(v);
+    LayoutRef l = L.defaultLayout(t);
+    fromSlot = Lowered{l, readSharedTile(L, slot->second, *l, et)};
   }
   const Lowered &src = fromSlot ? *fromSlot : L.get(op.getSrc());
   llvm::Value *base = L.i32(unsigned(L.scratchStart() + begin));
   if (!transposed) {
-    L.storeToSharedLayout(src, lt, layout, base);
+    L.storeToSharedLayout(src, et, layout, base);
   } else { // stored [cols, rows], element by element
     for (unsigned r = 0; r < src.layout->numRegs(); ++r) {
       if (src.layout->isReplicaReg(r))
@@ -664,6 +653,15 @@ LogicalResult localAlloc(Lowering &L, Operation *o) {
 }
 
 } // namespace
+
+SharedLayout tritium::codegen::localAllocLayout(RankedTensorType t) {
+  auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
+  bool transposed = enc.getTransposed();
+  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
+  unsigned eb = elementBytes(t.getElementType());
+  return enc.getSwizzle() ? SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle())
+                          : SharedLayout::padded(rows, cols, eb, enc.getPad());
+}
 
 void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
   t["tile.load"] = load;

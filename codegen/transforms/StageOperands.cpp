@@ -57,11 +57,7 @@ LogicalResult stageOperands(Operation *func, const LayoutOptions &o) {
       auto alloc =
           tgpu::LocalAllocOp::create(b, p->getLoc(), type, ab[k], b.getI64IntegerAttr(at));
       p->setOperand(k, alloc.getResult());
-      int64_t rows = t.getShape()[0], cols = t.getShape()[1];
-      if (how[k]->transposed)
-        std::swap(rows, cols);
-      int64_t bytes = rows * (cols + how[k]->pad) * elementBytes(t.getElementType());
-      at += (bytes + 1023) / 1024 * 1024;
+      at += (localAllocLayout(type).bytes() + 1023) / 1024 * 1024;
     }
   }
   return success();
