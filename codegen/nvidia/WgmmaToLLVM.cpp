@@ -22,7 +22,9 @@
 // registers of mma's A fragment (a chained product: attention's P @ V)
 // stays in registers.
 //
-// A tgpu.wgmma is one wgmma group: fence, the k steps, commit. A
+// A tgpu.wgmma is one wgmma group, emitted as one asm statement: fence,
+// the k steps, commit (one statement keeps the IR small: the accumulator's
+// registers are extracted once per group, not once per step). A
 // tgpu.wgmma_wait (placed by transforms/WgmmaGroups.cpp) ties the
 // accumulator registers through wgmma.wait_group so that nothing reads them
 // before their group is done.
@@ -91,11 +93,6 @@ const char *fp8Name(Type t) {
 /// Descriptor mode bits (62-63) of a swizzle width.
 uint64_t swizzleMode(unsigned bytes) {
   return bytes == 128 ? 1 : bytes == 64 ? 2 : bytes == 32 ? 3 : 0;
-}
-
-llvm::InlineAsm *asmStmt(Lowering &L, const std::string &text) {
-  return llvm::InlineAsm::get(llvm::FunctionType::get(L.b.getVoidTy(), {}, false), text, "",
-                              true);
 }
 
 /// One operand of the product in shared memory: where its stored tile
@@ -349,88 +346,19 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
     return bytes ? b.CreateAdd(desc, llvm::ConstantInt::get(i64, uint64_t(bytes) >> 4)) : desc;
   };
 
-  // The instruction: accumulator registers in and out, A (descriptor or
-  // four registers), B's descriptor.
+  // The group is one asm statement: the fence, every step, the commit.
+  // Its outputs are the accumulator's registers (fp16 pairs packed), tied
+  // to the inputs after them; each step's A (a descriptor or four
+  // registers) and B descriptor come first among the inputs, then the
+  // first step's accumulate flag and a 1 for the later steps.
   unsigned accRegs = unsigned(f16Acc ? ws.instrN / 4 : ws.instrN / 2);
   bool aInRegs = !aRegs.empty();
-  std::string ta = eight ? fp8Name(ae) : bf16 ? "bf16" : "f16";
-  std::string tb = eight ? fp8Name(be) : ta;
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                     std::to_string(accRegs + (aInRegs ? 5 : 2)) + ", 0;\n" +
-                     "wgmma.mma_async.sync.aligned.m64n" + std::to_string(ws.instrN) + "k" +
-                     std::to_string(kStep) + "." + (f16Acc ? "f16" : "f32") + "." + ta + "." +
-                     tb + " {";
-  for (unsigned i = 0; i < accRegs; ++i)
-    text += (i ? ", $" : "$") + std::to_string(i);
-  text += "}, ";
-  unsigned next = accRegs;
-  if (aInRegs) {
-    text += "{$" + std::to_string(next) + ", $" + std::to_string(next + 1) + ", $" +
-            std::to_string(next + 2) + ", $" + std::to_string(next + 3) + "}, ";
-    next += 4;
-  } else {
-    text += "$" + std::to_string(next++) + ", ";
-  }
-  text += "$" + std::to_string(next++) + ", p, 1, 1";
-  if (!eight) { // 8-bit operands have no transposed form
-    if (!aInRegs)
-      text += std::string(", ") + (a.kMajor ? "0" : "1");
-    text += std::string(", ") + (bo.kMajor ? "0" : "1");
-  }
-  text += ";\n}";
-  std::string cons;
-  llvm::Type *accTy = f16Acc ? (llvm::Type *)i32 : b.getFloatTy();
-  std::string ac = f16Acc ? "r" : "f";
-  for (unsigned i = 0; i < accRegs; ++i)
-    cons += (i ? ",=" : "=") + ac;
-  std::vector<llvm::Type *> argTys;
-  if (aInRegs)
-    for (int i = 0; i < 4; ++i)
-      cons += ",r", argTys.push_back(i32);
-  else
-    cons += ",l", argTys.push_back(i64);
-  cons += ",l,r";
-  argTys.push_back(i64);
-  argTys.push_back(i32);
-  for (unsigned i = 0; i < accRegs; ++i)
-    cons += "," + std::to_string(i), argTys.push_back(accTy);
-  std::vector<llvm::Type *> outTys(accRegs, accTy);
-  auto *mma = llvm::InlineAsm::get(
-      llvm::FunctionType::get(llvm::StructType::get(L.ctx, outTys), argTys, false), text, cons,
-      true);
-
-  // The accumulator as the instruction's registers: fp16 pairs packed.
-  auto *halfPair = llvm::FixedVectorType::get(b.getHalfTy(), 2);
-  auto packed = [&](unsigned first) {
-    std::vector<llvm::Value *> regs;
-    for (unsigned i = 0; i < accRegs; ++i) {
-      if (!f16Acc) {
-        regs.push_back(acc[first + i]);
-        continue;
-      }
-      llvm::Value *v = llvm::PoisonValue::get(halfPair);
-      v = b.CreateInsertElement(v, acc[first + 2 * i], uint64_t(0));
-      v = b.CreateInsertElement(v, acc[first + 2 * i + 1], uint64_t(1));
-      regs.push_back(b.CreateBitCast(v, i32));
-    }
-    return regs;
-  };
-  auto unpack = [&](llvm::Value *res, unsigned first) {
-    for (unsigned i = 0; i < accRegs; ++i) {
-      llvm::Value *r = b.CreateExtractValue(res, i);
-      if (!f16Acc) {
-        acc[first + i] = r;
-        continue;
-      }
-      llvm::Value *p = b.CreateBitCast(r, halfPair);
-      acc[first + 2 * i] = b.CreateExtractElement(p, uint64_t(0));
-      acc[first + 2 * i + 1] = b.CreateExtractElement(p, uint64_t(1));
-    }
-  };
-
   int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / kStep;
-  b.CreateCall(asmStmt(L, "wgmma.fence.sync.aligned;"), {});
+  unsigned total = unsigned(mSteps * nSteps) * accRegs;
+  llvm::Type *accTy = f16Acc ? (llvm::Type *)i32 : b.getFloatTy();
   auto *pairTy = llvm::FixedVectorType::get(et, 2);
+  auto *halfPair = llvm::FixedVectorType::get(b.getHalfTy(), 2);
+
   // The steps, k outermost: consecutive instructions write different parts
   // of the accumulator. An accumulator of more than 128 registers per
   // thread cannot stay whole in registers beside the operands while every
@@ -444,28 +372,110 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
                                                          (i / kSteps) % nSteps}
                                 : std::array<int64_t, 3>{i / (mSteps * nSteps),
                                                          (i / nSteps) % mSteps, i % nSteps});
+
+  std::string ta = eight ? fp8Name(ae) : bf16 ? "bf16" : "f16";
+  std::string tb = eight ? fp8Name(be) : ta;
+  std::string instr = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(ws.instrN) + "k" +
+                      std::to_string(kStep) + "." + (f16Acc ? "f16" : "f32") + "." + ta + "." +
+                      tb + " {";
+  auto reg = [](unsigned i) { return "$" + std::to_string(i); };
+  std::vector<llvm::Value *> args;
+  std::vector<llvm::Type *> argTys;
+  std::string cons;
+  for (unsigned i = 0; i < total; ++i)
+    cons += (i ? ",=" : "=") + std::string(f16Acc ? "r" : "f");
+  std::string body;
+  unsigned next = total;
   for (auto [kt, mt, nt] : steps) {
     int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * kStep;
-    std::vector<llvm::Value *> args;
+    // The part's registers in the tile's order (mma.sync's accumulator
+    // order within each m64 x instrN part).
+    unsigned first = unsigned((mt * nSteps + nt) * accRegs);
+    body += instr;
+    for (unsigned i = 0; i < accRegs; ++i)
+      body += (i ? ", " : "") + reg(first + i);
+    body += "}, ";
     if (aInRegs) { // registers 8 * (kt + kSteps * mt) on, in pairs
       size_t base = size_t(8 * (kt + kSteps * mt));
+      body += "{";
       for (unsigned j = 0; j < 4; ++j) {
         llvm::Value *v = llvm::PoisonValue::get(pairTy);
         v = b.CreateInsertElement(v, aRegs[base + 2 * j], uint64_t(0));
         v = b.CreateInsertElement(v, aRegs[base + 2 * j + 1], uint64_t(1));
         args.push_back(b.CreateBitCast(v, i32));
+        argTys.push_back(i32);
+        cons += ",r";
+        body += (j ? ", " : "") + reg(next++);
       }
+      body += "}, ";
     } else {
       args.push_back(plus(aDesc, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)));
+      argTys.push_back(i64);
+      cons += ",l";
+      body += reg(next++) + ", ";
     }
     args.push_back(plus(bDesc, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)));
-    args.push_back(kt == 0 ? accumulate : L.i32(1));
-    unsigned first = unsigned((mt * (ws.perGroupN / 8) + nt * (ws.instrN / 8)) * 4);
-    std::vector<llvm::Value *> in = packed(first);
-    args.insert(args.end(), in.begin(), in.end());
-    unpack(b.CreateCall(mma, args), first);
+    argTys.push_back(i64);
+    cons += ",l";
+    body += reg(next++) + (kt == 0 ? ", p, 1, 1" : ", q, 1, 1");
+    if (!eight) { // 8-bit operands have no transposed form
+      if (!aInRegs)
+        body += std::string(", ") + (a.kMajor ? "0" : "1");
+      body += std::string(", ") + (bo.kMajor ? "0" : "1");
+    }
+    body += ";\n";
   }
-  b.CreateCall(asmStmt(L, "wgmma.commit_group.sync.aligned;"), {});
+  std::string text = "{\n.reg .pred p, q;\nsetp.ne.b32 p, " + reg(next) +
+                     ", 0;\nsetp.ne.b32 q, " + reg(next + 1) +
+                     ", 0;\nwgmma.fence.sync.aligned;\n" + body +
+                     "wgmma.commit_group.sync.aligned;\n}";
+  args.push_back(accumulate);
+  args.push_back(L.i32(1));
+  argTys.push_back(i32);
+  argTys.push_back(i32);
+  cons += ",r,r";
+  // The accumulator's registers, fp16 pairs packed, tied to the outputs.
+  // Registers of part p (in steps' numbering) hold the accumulator's
+  // registers from (mt * (perGroupN / 8) + nt * (instrN / 8)) * 4 on.
+  auto accIndex = [&](unsigned part) {
+    int64_t mt = part / nSteps, nt = part % nSteps;
+    return unsigned((mt * (ws.perGroupN / 8) + nt * (ws.instrN / 8)) * 4);
+  };
+  for (unsigned part = 0; part < unsigned(mSteps * nSteps); ++part) {
+    unsigned first = accIndex(part);
+    for (unsigned i = 0; i < accRegs; ++i) {
+      llvm::Value *v;
+      if (!f16Acc) {
+        v = acc[first + i];
+      } else {
+        v = llvm::PoisonValue::get(halfPair);
+        v = b.CreateInsertElement(v, acc[first + 2 * i], uint64_t(0));
+        v = b.CreateInsertElement(v, acc[first + 2 * i + 1], uint64_t(1));
+        v = b.CreateBitCast(v, i32);
+      }
+      args.push_back(v);
+      argTys.push_back(accTy);
+      cons += "," + std::to_string(part * accRegs + i);
+    }
+  }
+  std::vector<llvm::Type *> outTys(total, accTy);
+  auto *group = llvm::InlineAsm::get(
+      llvm::FunctionType::get(llvm::StructType::get(L.ctx, outTys), argTys, false), text, cons,
+      true);
+  llvm::Value *res = b.CreateCall(group, args);
+  for (unsigned part = 0; part < unsigned(mSteps * nSteps); ++part) {
+    unsigned first = accIndex(part);
+    for (unsigned i = 0; i < accRegs; ++i) {
+      llvm::Value *r = b.CreateExtractValue(res, part * accRegs + i);
+      if (!f16Acc) {
+        acc[first + i] = r;
+        continue;
+      }
+      llvm::Value *p = b.CreateBitCast(r, halfPair);
+      acc[first + 2 * i] = b.CreateExtractElement(p, uint64_t(0));
+      acc[first + 2 * i + 1] = b.CreateExtractElement(p, uint64_t(1));
+    }
+  }
   L.set(op, Lowered{lc, acc});
   return success();
 }

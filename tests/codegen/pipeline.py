@@ -64,7 +64,7 @@
 # CHECK-WGMMA: cp.async.wait_group 1;
 # CHECK-WGMMA: bar.sync 0;
 # CHECK-WGMMA: wgmma.fence.sync.aligned;
-# CHECK-WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+# CHECK-WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, {{[pq]}}, 1, 1, 0, 1;
 # CHECK-WGMMA: wgmma.commit_group.sync.aligned;
 # CHECK-WGMMA: wgmma.wait_group.sync.aligned 1;
 # CHECK-WGMMA: bar.sync 0;

@@ -32,7 +32,8 @@ SIG = {"fp16": "*fp16", "fp32": "*fp32", "fp64": "*fp64", "i8": "*i8", "i32": "*
 TL = {"fp16": tl.float16, "fp32": tl.float32, "fp64": tl.float64, "i32": tl.int32}
 
 
-def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False, cc=90):
+def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False, cc=90,
+           asm="ptx"):
     signature = {"X": SIG[a], "Y": SIG[a], "Z": SIG[out], "stride_zm": "i32",
                  "stride_zn": "i32", "M": "constexpr", "N": "constexpr",
                  "K": "constexpr", "PRECISION": "constexpr", "OUT": "constexpr"}
@@ -47,7 +48,7 @@ def ptx_of(M, N, K, warps, a, out, precision="ieee", column_major_out=False, cc=
              (list(signature).index(other),): [["tt.divisibility", 16]]}
     k = triton.compile(ASTSource(dot_kernel, signature, constexprs=constexprs, attrs=attrs),
                        target=GPUTarget("cuda", cc, 32), options={"num_warps": warps})
-    return k.asm["ptx"]
+    return k.asm[asm]
 
 
 def mma_of(ptx):
@@ -78,6 +79,29 @@ def test_warpgroups_on_sm90(M, N, warps, instr, count):
     for op in ("wgmma.fence", "wgmma.commit_group", "wgmma.wait_group",
                "fence.proxy.async"):  # operands staged before the product
         assert op in ptx
+
+
+@pytest.mark.parametrize("M,N,warps,steps,outputs", [
+    (128, 256, 8, 4, 128),  # one part of 128 registers, four k steps
+    (256, 64, 4, 16, 128),  # four m64 parts of 32 registers, four k steps each
+])
+def test_wgmma_group_is_one_asm_statement(M, N, warps, steps, outputs):
+    # The fence, every step and the commit of a group are one asm statement
+    # whose outputs are the accumulator's registers: the IR extracts each
+    # register once per group, not once per step.
+    llir = ptx_of(M, N, 64, warps, "fp16", "fp32", asm="llir")
+    groups = [line for line in llir.splitlines() if "wgmma.mma_async" in line]
+    assert len(groups) == 1
+    g = groups[0]
+    assert g.count("wgmma.mma_async") == steps
+    assert g.count("wgmma.fence.sync.aligned") == 1
+    assert g.count("wgmma.commit_group.sync.aligned") == 1
+    assert g.index("wgmma.fence") < g.index("wgmma.mma_async") < g.index("wgmma.commit_group")
+    assert re.search(r"call \{ (float, ){%d}float \} asm" % (outputs - 1), g)
+    # Every step writes registers of the statement's outputs only.
+    regs = {int(r) for r in re.findall(r"\$(\d+)", " ".join(
+        re.findall(r"wgmma\.mma_async[^{]*\{([^}]*)\}", g)))}
+    assert regs == set(range(outputs))
 
 
 @pytest.mark.parametrize("M, N, warps, parts_in_turn", [
