@@ -34,6 +34,7 @@
 #include "codegen/dialect/GpuDialect.h"
 #include "codegen/nvidia/Nvidia.h"
 #include "codegen/transforms/Passes.h"
+#include "ir/StageLimit.h"
 #include "ir/TileDialect.h"
 #include "ir/analysis/AxisInfo.h"
 #include "ir/transforms/Passes.h"
@@ -224,6 +225,8 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
   out.name = kernel;
   out.numWarps = numWarps;
   auto clock = std::chrono::steady_clock::now();
+  std::optional<tritium::StageGuard> stage;
+  stage.emplace("gpu passes", kernel);
 
   // 0. Tile-level software pipelining, on a copy (the caller keeps its IR).
   module.getContext()->getOrLoadDialect<mlir::tgpu::TGpuDialect>();
@@ -340,6 +343,11 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     out.tileGpu = s;
   }
   out.addStage("gpu passes", lap(clock));
+  if (auto err = stage->error()) {
+    error = "error: " + *err;
+    return false;
+  }
+  stage.emplace("lowering", kernel);
   lowering.vectorWidthHint = vectorWidth;
   lowering.constancyHint = [&axis](mlir::Value v, unsigned dim) -> int64_t {
     const mlir::tile::AxisInfo *info = axis->get(v);
@@ -350,6 +358,10 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     return false;
   }
   out.addStage("lowering", lap(clock));
+  if (auto err = stage->error()) {
+    error = "error: " + *err;
+    return false;
+  }
   out.sharedBytes = lowering.sharedBytes;
   out.globalScratchBytes = lowering.globalScratchBytes;
   int64_t limit = sharedMemoryLimit(options.computeCapability);
@@ -377,19 +389,30 @@ bool tritium::codegen::finishForCuda(LoweredCuda &lowered, CudaKernelArtifacts &
   const std::string &kernel = lowered.kernel;
   const CudaCompileOptions &options = lowered.options;
   // 2. libdevice, 3. O3.
+  std::optional<tritium::StageGuard> stage;
+  stage.emplace("llvm opt", kernel);
   if (!linkLibdevice(llmod, error) ||
       !optimizeModule(llmod, options.computeCapability, error, options.fpFusion))
     return false;
   out.llir = print(llmod);
   out.addStage("llvm opt", lap(clock));
+  if (auto err = stage->error()) {
+    error = "error: " + *err;
+    return false;
+  }
   dump(kernel, "llir", out.llir);
   if (last == CudaStage::LLIR)
     return true;
 
   // 4. PTX.
+  stage.emplace("nvptx", kernel);
   if (!emitPtx(llmod, options.computeCapability, out.ptx, error, options.fpFusion))
     return false;
   out.addStage("nvptx", lap(clock));
+  if (auto err = stage->error()) {
+    error = "error: " + *err;
+    return false;
+  }
   dump(kernel, "ptx", out.ptx);
   return true;
 }

@@ -8,6 +8,7 @@
 // function goes through the builtin table.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/StageLimit.h"
 #include "frontend/Builtins.h"
 #include "frontend/Emitter.h"
 
@@ -480,11 +481,34 @@ static void applyHintsToValues(ModuleOp module) {
   }
 }
 
+namespace {
+CompileResult emitKernel(MLIRContext &ctx, const tritium::fe::Module &m,
+                         const std::string &kernelName, const std::vector<ParamSpec> &specs,
+                         const CompileOptions &options, const ModuleSet *modules);
+} // namespace
+
 CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
                                          const std::string &kernelName,
                                          const std::vector<ParamSpec> &specs,
                                          const CompileOptions &options,
                                          const ModuleSet *modules) {
+  StageGuard guard("ir generation", kernelName);
+  CompileResult result = emitKernel(ctx, m, kernelName, specs, options, modules);
+  if (auto err = guard.error()) {
+    SourceLoc loc{1, 1};
+    for (auto &f : m.functions)
+      if (f->name == kernelName)
+        loc = f->nameLoc;
+    result.errors.push_back(makeDiagnostic(*m.file, loc, *err));
+    result.module = nullptr;
+  }
+  return result;
+}
+
+namespace {
+CompileResult emitKernel(MLIRContext &ctx, const tritium::fe::Module &m,
+                         const std::string &kernelName, const std::vector<ParamSpec> &specs,
+                         const CompileOptions &options, const ModuleSet *modules) {
   CompileResult result;
   DialectRegistry registry;
   tile::registerTileDialects(registry);
@@ -681,8 +705,14 @@ CompileResult tritium::fe::compileKernel(MLIRContext &ctx, const Module &m,
   }
   return result;
 }
+} // namespace
 
 std::optional<std::string> tritium::fe::optimizeTileModule(ModuleOp module) {
+  std::string what = "module";
+  for (auto f : module.getOps<mlir::func::FuncOp>())
+    if (f.isPublic())
+      what = f.getName().str();
+  StageGuard guard("tile passes", what);
   std::string messages;
   ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic &d) {
     messages += d.str() + "\n";
@@ -694,5 +724,7 @@ std::optional<std::string> tritium::fe::optimizeTileModule(ModuleOp module) {
     return messages.empty() ? std::string("tile pipeline failed") : messages;
   // fp8 arithmetic in fp32, for every executor alike.
   tile::widenFp8Arithmetic(module);
+  if (auto err = guard.error())
+    return *err + "\n";
   return std::nullopt;
 }

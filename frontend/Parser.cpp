@@ -9,6 +9,7 @@
 // ParserExpr.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/StageLimit.h"
 #include "frontend/Parser.h"
 
 namespace tritium::fe {
@@ -485,8 +486,12 @@ ParseResult parseModule(std::shared_ptr<SourceFile> file) {
 }
 
 ParseResult parseSource(std::string path, std::string text) {
-  return parseModule(
-      std::make_shared<SourceFile>(std::move(path), std::move(text)));
+  StageGuard guard("parse", path);
+  auto file = std::make_shared<SourceFile>(path, std::move(text));
+  ParseResult r = parseModule(file);
+  if (auto err = guard.error())
+    r.errors.push_back(makeDiagnostic(*file, SourceLoc{1, 1}, *err));
+  return r;
 }
 
 } // namespace tritium::fe

@@ -21,7 +21,8 @@ namespace tritium::fuzz {
 /// Whether `message` (an error the compiler returned) is an internal error
 /// rather than a diagnostic at the user's text: one of its lines, past a
 /// "file:line:col: error: " prefix, starts with "internal error",
-/// "internal:" or "LLVM ERROR". Source lines a diagnostic quotes (those
+/// "internal:" or "LLVM ERROR", or names a compile stage that passed its
+/// time limit. Source lines a diagnostic quotes (those
 /// followed by a caret line) are the user's text, whatever they say.
 inline bool isInternalError(const std::string &message) {
   std::vector<std::string> lines;
@@ -45,6 +46,10 @@ inline bool isInternalError(const std::string &message) {
     for (const char *marker : {"internal error", "internal:", "LLVM ERROR"})
       if (l.compare(0, std::strlen(marker), marker) == 0)
         return true;
+    // A compile stage past its time limit (ir/StageLimit.h): a hang.
+    if (l.compare(0, 11, "compiling '") == 0 &&
+        l.find("' passed its time limit of ") != std::string::npos)
+      return true;
   }
   return false;
 }

@@ -16,6 +16,7 @@
 #include "fuzz/Finding.h"
 
 #include "frontend/Parser.h"
+#include "ir/StageLimit.h"
 #include "runtime/KernelSource.h"
 
 #if TRITIUM_FUZZ_STAGE >= 2
@@ -77,6 +78,10 @@ std::string defaultSignature(const rt::KernelSource &src, const std::string &tex
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // A stage past 12 s is reported with its name (a finding); one that
+  // cannot stop meets libFuzzer's own 20 s timeout first.
+  static bool limited = (setStageTimeLimit(12), true);
+  (void)limited;
   std::string text(reinterpret_cast<const char *>(data), size);
   fe::ParseResult parsed = fe::parseSource("k.py", text);
 #if TRITIUM_FUZZ_STAGE >= 1

@@ -7,11 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/nvidia/Nvidia.h"
+#include "ir/StageLimit.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -276,7 +278,13 @@ bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm);
+  // A stage past its time limit skips the optional passes left.
+  llvm::PassInstrumentationCallbacks pic;
+  pic.registerShouldRunOptionalPassCallback([](llvm::StringRef, llvm::Any) {
+    const tritium::StageGuard *g = tritium::currentStage();
+    return !g || !g->expired();
+  });
+  llvm::PassBuilder pb(tm, llvm::PipelineTuningOptions(), std::nullopt, &pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -301,7 +309,19 @@ bool tritium::codegen::emitPtx(llvm::Module &m, unsigned cc, std::string &ptx,
     error = "the NVPTX target cannot emit assembly";
     return false;
   }
+  // A stage past its time limit skips the optional passes left (the
+  // required ones still run, and the caller reports the limit).
+  struct LimitGate : llvm::OptPassGate {
+    const tritium::StageGuard *guard = tritium::currentStage();
+    bool isEnabled() const override { return guard != nullptr; }
+    bool shouldRunPass(llvm::StringRef, llvm::StringRef) const override {
+      return !guard->expired();
+    }
+  } gate;
+  llvm::OptPassGate &previous = m.getContext().getOptPassGate();
+  m.getContext().setOptPassGate(gate);
   pm.run(m);
+  m.getContext().setOptPassGate(previous);
   ptx = std::string(out.str());
   return true;
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/cuda/Ptxas.h"
+#include "ir/StageLimit.h"
 
 #include <algorithm>
 #include <cctype>
@@ -93,6 +94,17 @@ int runProcess(const std::vector<std::string> &argv, const std::string &logPath,
     why = "cannot run " + argv[0] + ": " + std::strerror(rc);
     return -1;
   }
+  // The stage's time limit may kill the child: it is known to the guard
+  // until it has exited, and reaped only after that (its pid cannot be
+  // reused before).
+  StageGuard *stage = currentStage();
+  if (stage)
+    stage->setChild(pid);
+  siginfo_t info;
+  while (::waitid(P_PID, pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  if (stage)
+    stage->setChild(0);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
@@ -265,7 +277,16 @@ Expected<std::string> assemble(const std::string &ptx, const std::string &arch,
   std::vector<std::string> argv = {ptxas, "-v", "--gpu-name=" + arch, "-O3"};
   argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
   argv.insert(argv.end(), {in, "-o", out});
+  // The stage is named after the PTX's first kernel.
+  std::string kernel = "PTX";
+  if (size_t e = ptx.find(".entry "); e != std::string::npos) {
+    size_t b = e + 7, end = ptx.find_first_of("( \n", b);
+    kernel = ptx.substr(b, end == std::string::npos ? std::string::npos : end - b);
+  }
+  StageGuard guard("ptxas", kernel);
   int rc = runProcess(argv, logPath, why);
+  if (auto err = guard.error())
+    return compileError(*err);
   std::string log;
   readFile(logPath, log);
   if (report) {

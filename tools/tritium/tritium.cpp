@@ -21,6 +21,7 @@
 #include "frontend/Modules.h"
 #include "frontend/Parser.h"
 #include "codegen/Pipeline.h"
+#include "ir/StageLimit.h"
 #include "runtime/cuda/Ptxas.h"
 #include "tools/tritium/AotCommand.h"
 #include "tools/tritium/CheckCommand.h"
@@ -52,6 +53,7 @@ struct CompileCmd {
   int maxnreg = 0;
   bool noFpFusion = false;
   bool timeStages = false;
+  double timeLimit = -1; ///< seconds per stage; < 0: TRITIUM_COMPILE_TIME_LIMIT
   std::vector<std::string> modules; // NAME=PATH
 };
 
@@ -153,6 +155,16 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out,
 }
 
 int runCompile(const CompileCmd &cmd) {
+  if (cmd.timeLimit >= 0) {
+    tritium::setStageTimeLimit(cmd.timeLimit);
+  } else {
+    std::string bad;
+    tritium::stageTimeLimit(&bad);
+    if (!bad.empty()) {
+      std::cerr << "tritium: error: " << bad << "\n";
+      return 1;
+    }
+  }
   std::ifstream in(cmd.file, std::ios::binary);
   if (!in) {
     std::cerr << "tritium: error: cannot open '" << cmd.file << "'\n";
@@ -288,6 +300,10 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 255));
   compile->add_flag("--time-stages", cmd.timeStages,
                     "print the seconds each compile stage took (to stderr)");
+  compile->add_option("--time-limit", cmd.timeLimit,
+                      "seconds each compile stage may take (0: no limit; default "
+                      "TRITIUM_COMPILE_TIME_LIMIT or 300)")
+      ->check(CLI::Range(0.0, 1e9));
   compile->add_flag("--report", cmd.report,
                     "print registers, spills and shared memory (runs ptxas)");
   compile->add_option("--num-warps", cmd.numWarps, "warps per program")
