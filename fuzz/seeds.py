@@ -7,7 +7,8 @@ that file with `#kernel: K` and `#sig: S` lines in front (the directives
 FuzzCompile.cpp reads). tile-ir: the .mlir tests, split at `// -----`.
 npy: small arrays of every dtype the reader takes, written here by hand.
 cache: metadata.json texts of the entry fuzz-cache writes, valid and
-damaged."""
+damaged. run: launches of FuzzRun.cpp's kernel in a record's launch.args
+form, with trace/pid/seed lines."""
 
 import hashlib
 import json
@@ -92,9 +93,35 @@ def cache_seeds():
             json.dumps(good)[:40]]
 
 
+def run_seeds():
+    """Launches of the kernel FuzzRun.cpp writes, k(x_ptr, y_ptr, out_ptr, n,
+    scale, flag, BLOCK, MODE), as launch.args lines."""
+    base = ["kernel k", "grid 2", "num-warps 4", "constexpr BLOCK=64", "constexpr MODE=1",
+            "arg x_ptr=randn:f32[128]", "arg y_ptr=randint:i32[128]",
+            "arg out_ptr=zeros:f32[128]", "arg n=100", "arg scale=0.5", "arg flag=True"]
+    variants = [  # (lines dropped, lines added)
+        ([], []),
+        ([], ["trace 15", "pid 1"]),
+        ([], ["trace kernel.py:17:acc", "seed 7"]),
+        (["arg x_ptr="], ["arg-file x_ptr=x.npy"]),
+        ([], ["debug"]),
+    ]
+    seeds = []
+    for drop, add in variants:
+        lines = [l for l in base if not any(l.startswith(d) for d in drop)] + add
+        seeds.append("\n".join(lines) + "\n")
+    seeds.append("kernel k\ngrid 4,1,1\nconstexpr BLOCK=32\nconstexpr MODE=0\n"
+                 "arg x_ptr=rand:bf16[4,32]\narg y_ptr=ones:f16[128]\n"
+                 "arg out_ptr=empty:f32[128]\narg n=1\narg scale=1e-5\narg flag=False\n")
+    seeds.append("kernel k\ngrid 1\nconstexpr BLOCK=16\nconstexpr MODE=1\n"
+                 "arg x_ptr=zeros:fp8e5[16]\narg y_ptr=randint:u8[16]\n"
+                 "arg out_ptr=zeros:f64[16]\narg n=0x10\narg scale=inf\narg flag=1\n")
+    return seeds
+
+
 def main(out):
     groups = {"parse": kernel_seeds(), "tile-ir": mlir_seeds(), "npy": npy_seeds(),
-              "cache": cache_seeds()}
+              "cache": cache_seeds(), "run": run_seeds()}
     groups["tile"] = groups["gpu"] = groups["parse"]
     for target, seeds in groups.items():
         d = os.path.join(out, target)
