@@ -528,7 +528,33 @@ LogicalResult Lowering::emitOpOnly(Operation *op) {
   auto it = handlers_.find(op->getName().getStringRef());
   if (it == handlers_.end())
     return fail(op, "this operation is not supported by the GPU code generator yet");
-  return it->second(*this, op);
+  if (target.isNvidia())
+    return it->second(*this, op);
+  // Other targets: an op whose lowering is still PTX (inline asm) or
+  // libdevice is an error at the op, not an assembler failure later.
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  auto foreign = [&](std::string &what) {
+    for (llvm::BasicBlock &bb : *fn)
+      for (llvm::Instruction &i : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+          if (auto *ia = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+            what = "PTX ('" + ia->getAsmString().substr(0, 40).str() + "')";
+            return true;
+          }
+          if (llvm::Function *f = call->getCalledFunction())
+            if (f->getName().starts_with("__nv_")) {
+              what = "libdevice's " + f->getName().str();
+              return true;
+            }
+        }
+    return false;
+  };
+  LogicalResult r = it->second(*this, op);
+  std::string what;
+  if (succeeded(r) && foreign(what))
+    return fail(op, "this operation is not supported on " + target.name() +
+                        " yet (its lowering is " + what + ")");
+  return r;
 }
 
 FailureOr<std::vector<llvm::Value *>>

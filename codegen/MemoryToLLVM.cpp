@@ -80,6 +80,19 @@ Words wordsFor(unsigned totalBits, unsigned elemBits) {
   return Words{totalBits, 1};
 }
 
+/// `v` as the memory element `et`: bools widened, pointers as integers,
+/// other types reinterpreted.
+llvm::Value *toMemElem(Lowering &L, llvm::Value *v, llvm::Type *et) {
+  llvm::Type *t = v->getType();
+  if (t == et)
+    return v;
+  if (t->isIntegerTy(1))
+    return L.b.CreateZExt(v, et);
+  if (t->isPointerTy())
+    return L.b.CreatePtrToInt(v, et);
+  return L.b.CreateBitCast(v, et);
+}
+
 /// Pack `vals` (vec elements of type et) into PTX words.
 std::vector<llvm::Value *> pack(Lowering &L, llvm::ArrayRef<llvm::Value *> vals,
                                 llvm::Type *et, const Words &w) {
@@ -228,6 +241,27 @@ LogicalResult load(Lowering &L, Operation *o) {
           x = b.CreateIntToPtr(x, vt);
         vals.push_back(x);
       }
+    } else if (!L.target.isNvidia()) {
+      // LLVM's masked load, the vector's shared mask on every element;
+      // `other` (zeros without one) where it is off.
+      if (op.getIsVolatile())
+        return L.fail(op, "volatile loads are not supported on " + L.target.name() + " yet");
+      auto *lt = llvm::FixedVectorType::get(et, vec);
+      llvm::Value *pass = llvm::Constant::getNullValue(lt);
+      if (!other.empty() && !mask.empty())
+        for (unsigned i = 0; i < vec; ++i)
+          pass = b.CreateInsertElement(pass, toMemElem(L, other[g + i], et), uint64_t(i));
+      llvm::Value *m = mask.empty() ? b.getTrue() : mask[g];
+      llvm::Value *ld = b.CreateMaskedLoad(lt, ptrs[g], llvm::Align(vec * elemBits / 8),
+                                           b.CreateVectorSplat(vec, m), pass);
+      for (unsigned i = 0; i < vec; ++i) {
+        llvm::Value *x = b.CreateExtractElement(ld, i);
+        if (vt->isIntegerTy(1))
+          x = b.CreateICmpNE(x, llvm::ConstantInt::get(et, 0));
+        else if (vt->isPointerTy())
+          x = b.CreateIntToPtr(x, vt);
+        vals.push_back(x);
+      }
     } else {
       // The destination registers start out holding `other` (zeros without
       // one) and the predicated load overwrites them where the mask holds:
@@ -310,6 +344,16 @@ LogicalResult store(Lowering &L, Operation *o) {
     llvm::Value *pred = owner;
     if (!mask.empty())
       pred = b.CreateAnd(pred, mask[g]);
+    if (!L.target.isNvidia()) {
+      // LLVM's masked store.
+      auto *vty = llvm::FixedVectorType::get(et, vec);
+      llvm::Value *v = llvm::PoisonValue::get(vty);
+      for (unsigned i = 0; i < vec; ++i)
+        v = b.CreateInsertElement(v, toMemElem(L, vals[g + i], et), uint64_t(i));
+      b.CreateMaskedStore(v, ptrs[g], llvm::Align(vec * et->getPrimitiveSizeInBits() / 8),
+                          b.CreateVectorSplat(vec, pred));
+      continue;
+    }
     std::vector<llvm::Value *> words =
         pack(L, llvm::ArrayRef<llvm::Value *>(vals).slice(g, vec), et, w);
     std::string ins;

@@ -32,6 +32,7 @@
 
 #include "codegen/Lowering.h"
 #include "codegen/dialect/GpuDialect.h"
+#include "codegen/amd/Amd.h"
 #include "codegen/nvidia/Nvidia.h"
 #include "codegen/transforms/Passes.h"
 #include "ir/StageLimit.h"
@@ -46,6 +47,7 @@
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -224,6 +226,10 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
   }
   out.name = kernel;
   out.numWarps = numWarps;
+  // AMD targets take the passes' paths for GPUs without NVIDIA's features
+  // (compute capability 0).
+  bool amd = !options.amdArch.empty();
+  unsigned cc = amd ? 0 : options.computeCapability;
   auto clock = std::chrono::steady_clock::now();
   std::optional<tritium::StageGuard> stage;
   stage.emplace("gpu passes", kernel);
@@ -250,7 +256,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
   // tile loop's body) moves out first, so that the nest has the form
   // flattening takes.
   module.walk([&](mlir::scf::ForOp f) {
-    if (options.computeCapability >= 90 && f->hasAttr("tile.warp_specialize"))
+    if (cc >= 90 && f->hasAttr("tile.warp_specialize"))
       f->setAttr("tile.flatten", mlir::UnitAttr::get(f.getContext()));
     if (!f->hasAttr("tile.flatten"))
       return;
@@ -270,13 +276,13 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
       loop->setAttr("tile.no_pipeline", mlir::UnitAttr::get(loop.getContext()));
   });
   module.walk([](mlir::LoopLikeOpInterface loop) { mlir::moveLoopInvariantCode(loop); });
-  pipelineLoads(module, options.numStages, options.computeCapability, numWarps, holdBack);
+  pipelineLoads(module, options.numStages, cc, numWarps, holdBack);
 
   // 1. Layouts and lowering, into an LLVM context of this compile's own.
   auto llctx = std::make_unique<llvm::LLVMContext>();
   auto llmodOwned = std::make_unique<llvm::Module>(kernel, *llctx);
   llvm::Module &llmod = *llmodOwned;
-  auto target = createNvidiaTargetInfo(options.computeCapability);
+  auto target = amd ? createAmdTargetInfo(options.amdArch) : createNvidiaTargetInfo(cc);
   target->configureModule(llmod);
   Lowering lowering(llmod, *target, numWarps);
   lowering.maxRegisters = options.maxRegisters;
@@ -291,7 +297,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     // copy; it says its target.)
     LayoutOptions lo;
     lo.numWarps = numWarps;
-    lo.computeCapability = options.computeCapability;
+    lo.computeCapability = cc;
     lo.warpSize = target->warpSize();
     lo.layoutBits = lowering.layoutBits;
     lo.vectorWidth = vectorWidth;
@@ -317,7 +323,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     axis = std::make_unique<mlir::tile::ModuleAxisInfo>(module);
     module->setAttr("tile.target",
                     mlir::StringAttr::get(module.getContext(),
-                                          "cuda:" + std::to_string(options.computeCapability)));
+                                          target->name()));
     // The passes must leave valid IR: a value whose type names a layout
     // other than the one it is lowered in is an internal error here, not
     // a wrong result later.
@@ -364,7 +370,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
   }
   out.sharedBytes = lowering.sharedBytes;
   out.globalScratchBytes = lowering.globalScratchBytes;
-  int64_t limit = sharedMemoryLimit(options.computeCapability);
+  int64_t limit = sharedMemoryLimit(cc);
   if (overshoot && int64_t(out.sharedBytes) > limit && lowering.scratchBase > 0) {
     *overshoot = int64_t(out.sharedBytes) - limit;
     return false;
@@ -382,12 +388,65 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
 }
 } // namespace
 
+namespace {
+/// finishForCuda for an AMD target: O3, AMDGCN, and (CudaStage::Hsaco) the
+/// code object linked by ld.lld.
+bool finishForAmd(tritium::codegen::LoweredCuda &lowered,
+                  tritium::codegen::CudaKernelArtifacts &out, std::string &error,
+                  tritium::codegen::CudaStage last,
+                  std::chrono::steady_clock::time_point &clock) {
+  using namespace tritium::codegen;
+  llvm::Module &llmod = *lowered.module;
+  const std::string &kernel = lowered.kernel, &arch = lowered.options.amdArch;
+  auto stageError = [&](std::optional<tritium::StageGuard> &stage) {
+    if (auto err = stage->error()) {
+      error = "error: " + *err;
+      return true;
+    }
+    return false;
+  };
+  std::optional<tritium::StageGuard> stage;
+  stage.emplace("llvm opt", kernel);
+  if (!optimizeAmdModule(llmod, arch, error))
+    return false;
+  out.llir = print(llmod);
+  out.addStage("llvm opt", lap(clock));
+  if (stageError(stage))
+    return false;
+  dump(kernel, "llir", out.llir);
+  if (last == CudaStage::LLIR)
+    return true;
+  // The object is emitted from a copy: code generation changes the module.
+  std::unique_ptr<llvm::Module> copy;
+  if (last == CudaStage::Hsaco)
+    copy = llvm::CloneModule(llmod);
+  stage.emplace("amdgcn", kernel);
+  if (!emitAmdgcn(llmod, arch, /*object=*/false, out.amdgcn, error))
+    return false;
+  out.addStage("amdgcn", lap(clock));
+  if (stageError(stage))
+    return false;
+  dump(kernel, "amdgcn", out.amdgcn);
+  if (last != CudaStage::Hsaco)
+    return true;
+  stage.emplace("hsaco", kernel);
+  std::string object;
+  if (!emitAmdgcn(*copy, arch, /*object=*/true, object, error) ||
+      !linkHsaco(object, out.hsaco, error))
+    return false;
+  out.addStage("hsaco", lap(clock));
+  return !stageError(stage);
+}
+} // namespace
+
 bool tritium::codegen::finishForCuda(LoweredCuda &lowered, CudaKernelArtifacts &out,
                                      std::string &error, CudaStage last) {
   auto clock = std::chrono::steady_clock::now();
   llvm::Module &llmod = *lowered.module;
   const std::string &kernel = lowered.kernel;
   const CudaCompileOptions &options = lowered.options;
+  if (!options.amdArch.empty())
+    return finishForAmd(lowered, out, error, last, clock);
   // 2. libdevice, 3. O3.
   std::optional<tritium::StageGuard> stage;
   stage.emplace("llvm opt", kernel);

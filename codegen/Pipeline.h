@@ -34,15 +34,24 @@ struct CudaCompileOptions {
   /// A multiply and an add may become one fused multiply-add (Triton's
   /// enable_fp_fusion, on by default); off, every product and sum rounds.
   bool fpFusion = true;
+  /// An AMD target ("gfx90a", "gfx942", "gfx950"): when set, the kernel is
+  /// compiled for it through the same passes, taking their paths for GPUs
+  /// without NVIDIA's features (computeCapability is not used), to AMDGCN
+  /// and an hsaco.
+  std::string amdArch;
 };
 
-enum class CudaStage { TileGpu, LLIR, PTX };
+/// Where a compile stops: the tgpu IR, the optimized LLVM IR, the target's
+/// assembly (PTX; AMDGCN for AMD), or (AMD) the linked code object too.
+enum class CudaStage { TileGpu, LLIR, PTX, Hsaco };
 
 struct CudaKernelArtifacts {
   std::string name;
   std::string tileGpu; ///< tgpu IR after layout assignment
   std::string llir;    ///< LLVM IR after libdevice and O3
   std::string ptx;
+  std::string amdgcn; ///< AMD: the assembly
+  std::string hsaco;  ///< AMD: the code object, linked (ELF)
   unsigned numWarps = 4;
   unsigned sharedBytes = 0; ///< dynamic shared memory per program
   /// Global scratch memory per program (tensor maps); when nonzero the

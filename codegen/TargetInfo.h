@@ -3,7 +3,7 @@
 // The lowering is written once; everything vendor-specific it needs is a
 // virtual call here: special registers, barriers, warp shuffles, printf and
 // assert, the data layout, and turning the final LLVM module into assembly
-// and a loadable binary. nvidia/ implements it for NVPTX.
+// and a loadable binary. nvidia/ implements it for NVPTX, amd/ for AMDGPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CODEGEN_TARGETINFO_H
@@ -27,6 +27,11 @@ public:
   /// e.g. "cuda:90".
   virtual std::string name() const = 0;
   virtual unsigned warpSize() const { return 32; }
+  /// NVIDIA (PTX): global accesses, conversions and math go through PTX
+  /// instructions; elsewhere through LLVM's own operations.
+  virtual bool isNvidia() const { return true; }
+  /// Whether device_print lowers (printf on the device).
+  virtual bool hasPrintf() const { return true; }
   /// Address spaces of global and shared memory.
   virtual unsigned globalAddrSpace() const = 0;
   virtual unsigned sharedAddrSpace() const = 0;

@@ -21,6 +21,7 @@
 #include "frontend/Modules.h"
 #include "frontend/Parser.h"
 #include "codegen/Pipeline.h"
+#include "codegen/amd/Amd.h"
 #include "ir/StageLimit.h"
 #include "runtime/cuda/Ptxas.h"
 #include "tools/tritium/AotCommand.h"
@@ -105,12 +106,66 @@ int loadModules(const CompileCmd &cmd, ModuleSet &set) {
 }
 
 /// The GPU stages of an optimized tile module; the result goes to `out`.
+/// --target hip:ARCH: tile-gpu, llir, amdgcn or hsaco, and --report.
+int emitHip(const CompileCmd &cmd, const std::string &arch, mlir::ModuleOp module,
+            std::string &out, StageClock &clock) {
+  using tritium::codegen::CudaStage;
+  if (cmd.emit == "ptx" || cmd.emit == "cubin") {
+    std::cerr << "tritium: error: --emit " << cmd.emit << " is for NVIDIA targets; for "
+              << cmd.target << " use --emit amdgcn or hsaco\n";
+    return 1;
+  }
+  CudaStage last = cmd.emit == "tile-gpu" ? CudaStage::TileGpu
+                   : cmd.emit == "llir"   ? CudaStage::LLIR
+                   : cmd.emit == "hsaco" || cmd.report ? CudaStage::Hsaco
+                                                       : CudaStage::PTX;
+  tritium::codegen::CudaCompileOptions opts;
+  opts.amdArch = arch;
+  opts.numWarps = cmd.numWarps;
+  opts.numStages = cmd.numStages;
+  tritium::codegen::CudaKernelArtifacts art;
+  std::string error;
+  if (!tritium::codegen::compileForCuda(module, cmd.kernel, opts, art, error, last)) {
+    std::cerr << error << "\n";
+    return 1;
+  }
+  clock.start = std::chrono::steady_clock::now();
+  clock.stages.insert(clock.stages.end(), art.stageSeconds.begin(), art.stageSeconds.end());
+  out = cmd.emit == "tile-gpu" ? art.tileGpu
+        : cmd.emit == "llir"   ? art.llir
+        : cmd.emit == "hsaco"  ? art.hsaco
+                               : art.amdgcn;
+  if (cmd.report) {
+    std::string why;
+    auto r = tritium::codegen::readAmdReport(art.amdgcn, why);
+    if (!r) {
+      std::cerr << "tritium: error: --report: " << why << "\n";
+      return 1;
+    }
+    std::cerr << "kernel " << r->name << " (" << arch << ", wave" << r->wavefrontSize
+              << "): " << r->sgprs << " SGPRs, " << r->vgprs << " VGPRs, " << r->agprs
+              << " AGPRs, " << r->sgprSpills << " SGPR spills, " << r->vgprSpills
+              << " VGPR spills, " << r->ldsBytes << " bytes LDS, " << r->scratchBytes
+              << " bytes scratch, occupancy " << r->occupancy << " waves per SIMD, "
+              << art.numWarps * 64 << " threads per program\n";
+  }
+  return 0;
+}
+
 int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out,
              StageClock &clock) {
+  if (std::string arch = tritium::codegen::parseHipTarget(cmd.target); !arch.empty())
+    return emitHip(cmd, arch, module, out, clock);
   unsigned cc = tritium::codegen::parseCudaTarget(cmd.target);
   if (!cc) {
-    std::cerr << "tritium: error: --target: expected cuda:80 or cuda:90 (got '"
+    std::cerr << "tritium: error: --target: expected cuda:80, cuda:90, hip:gfx90a, "
+                 "hip:gfx942 or hip:gfx950 (got '"
               << cmd.target << "')\n";
+    return 1;
+  }
+  if (cmd.emit == "amdgcn" || cmd.emit == "hsaco") {
+    std::cerr << "tritium: error: --emit " << cmd.emit << " is for AMD targets (hip:gfx942, "
+              << "...); for " << cmd.target << " use --emit ptx or cubin\n";
     return 1;
   }
   using tritium::codegen::CudaStage;
@@ -235,11 +290,11 @@ int runCompile(const CompileCmd &cmd) {
         std::cerr << d.render();
       return 1;
     }
-    bool gpuStage = cmd.emit == "tile-gpu" || cmd.emit == "llir" ||
-                    cmd.emit == "ptx" || cmd.emit == "cubin";
+    bool gpuStage = cmd.emit == "tile-gpu" || cmd.emit == "llir" || cmd.emit == "ptx" ||
+                    cmd.emit == "cubin" || cmd.emit == "amdgcn" || cmd.emit == "hsaco";
     if (gpuStage && cmd.target.empty()) {
       std::cerr << "tritium: error: --emit " << cmd.emit
-                << " needs --target cuda:80 or cuda:90\n";
+                << " needs --target cuda:80, cuda:90 or hip:gfx90a|gfx942|gfx950\n";
       return 1;
     }
     if (cmd.emit == "tile-opt" || gpuStage || !cmd.target.empty())
@@ -290,9 +345,10 @@ int main(int argc, char **argv) {
                       "Triton AOT signature, e.g. \"*fp32:16,*fp32:16,i32,1024\"");
   compile->add_option("--emit", cmd.emit, "output stage")
       ->check(CLI::IsMember({"ast", "tile", "tile-opt", "tile-gpu", "llir", "ptx",
-                             "cubin"}));
+                             "cubin", "amdgcn", "hsaco"}));
   compile->add_option("--target", cmd.target,
-                      "GPU target for tile-gpu/llir/ptx/cubin: cuda:80 or cuda:90");
+                      "GPU target: cuda:80 or cuda:90 (tile-gpu/llir/ptx/cubin), hip:gfx90a, "
+                      "hip:gfx942 or hip:gfx950 (tile-gpu/llir/amdgcn/hsaco)");
   compile->add_flag("--no-fp-fusion", cmd.noFpFusion,
                     "round every product and sum (no fused multiply-adds; Triton's "
                     "enable_fp_fusion=False)");

@@ -1,0 +1,374 @@
+//===- AmdTarget.cpp - TargetInfo for AMDGPU, LLVM IR to AMDGCN and hsaco -===//
+//
+// The AMD side of the lowering (workitem/workgroup ids, the grid size from
+// the implicit kernel arguments of code object v5, s_barrier with
+// workgroup fences, ds_bpermute across a wave of 64 lanes) and the back
+// end: O3 with the AMDGPU target machine, AMDGCN assembly or an ELF code
+// object, ld.lld into an hsaco, and the resource report from the code
+// object's metadata (the `.amdgpu_metadata` block of the assembly).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/amd/Amd.h"
+
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTarget();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUAsmPrinter();
+}
+extern char **environ;
+
+using namespace tritium::codegen;
+
+namespace {
+
+const char *kTriple = "amdgcn-amd-amdhsa";
+
+class AmdTargetInfo : public TargetInfo {
+public:
+  explicit AmdTargetInfo(std::string arch) : arch_(std::move(arch)) {}
+  std::string name() const override { return "hip:" + arch_; }
+  unsigned warpSize() const override { return 64; }
+  unsigned globalAddrSpace() const override { return 1; }
+  unsigned sharedAddrSpace() const override { return 3; }
+  bool isNvidia() const override { return false; }
+  bool hasPrintf() const override { return false; }
+
+  llvm::Value *threadIdX(llvm::IRBuilder<> &b) override {
+    return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_workitem_id_x, {});
+  }
+  llvm::Value *programId(llvm::IRBuilder<> &b, unsigned axis) override {
+    static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::amdgcn_workgroup_id_x,
+                                              llvm::Intrinsic::amdgcn_workgroup_id_y,
+                                              llvm::Intrinsic::amdgcn_workgroup_id_z};
+    return b.CreateIntrinsic(b.getInt32Ty(), ids[axis], {});
+  }
+  llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) override {
+    // Code object v5: hidden_block_count_{x,y,z} are the first three i32
+    // of the implicit arguments.
+    llvm::Value *args = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_implicitarg_ptr, {});
+    llvm::Value *p = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), args, 4 * axis);
+    auto *ld = b.CreateAlignedLoad(b.getInt32Ty(), p, llvm::Align(4));
+    ld->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                    llvm::MDNode::get(b.getContext(), {}));
+    return ld;
+  }
+  void barrier(llvm::IRBuilder<> &b) override {
+    auto scope = b.getContext().getOrInsertSyncScopeID("workgroup");
+    b.CreateFence(llvm::AtomicOrdering::Release, scope);
+    b.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_barrier, {});
+    b.CreateFence(llvm::AtomicOrdering::Acquire, scope);
+  }
+  void barrier(llvm::IRBuilder<> &b, unsigned, unsigned) override {
+    // No named barriers before gfx12: the whole workgroup meets.
+    barrier(b);
+  }
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, unsigned mask) override {
+    llvm::Type *t = v->getType();
+    llvm::Value *x = t->isIntegerTy(32) ? v : b.CreateBitCast(v, b.getInt32Ty());
+    llvm::Value *lane = b.CreateAnd(threadIdX(b), b.getInt32(63));
+    llvm::Value *addr = b.CreateShl(b.CreateXor(lane, b.getInt32(mask)), 2);
+    llvm::Value *r =
+        b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_ds_bpermute, {addr, x});
+    return t->isIntegerTy(32) ? r : b.CreateBitCast(r, t);
+  }
+  llvm::Value *warpUniform(llvm::IRBuilder<> &b, llvm::Value *v) override {
+    if (!v->getType()->isIntegerTy(32))
+      return v;
+    return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_readfirstlane, {v});
+  }
+  void printf(llvm::IRBuilder<> &, llvm::StringRef, llvm::ArrayRef<llvm::Value *>) override {
+    // hasPrintf() is false: the lowering reports device_print before here.
+  }
+  void assertFail(llvm::IRBuilder<> &b, llvm::StringRef, llvm::StringRef, unsigned,
+                  llvm::StringRef) override {
+    b.CreateIntrinsic(llvm::Intrinsic::trap, {});
+  }
+  void markKernel(llvm::Function *fn, unsigned numThreads, unsigned) override {
+    fn->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
+    fn->addFnAttr("amdgpu-flat-work-group-size", "1," + std::to_string(numThreads));
+  }
+  void configureModule(llvm::Module &m) override {
+    m.setTargetTriple(llvm::Triple(kTriple));
+    if (llvm::TargetMachine *tm = amdTargetMachine(arch_))
+      m.setDataLayout(tm->createDataLayout());
+    m.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", 500);
+  }
+
+private:
+  std::string arch_;
+};
+
+bool isExecutable(const std::string &p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+std::string findLld(std::string &why) {
+  if (const char *e = std::getenv("TRITIUM_LLD"); e && *e) {
+    if (isExecutable(e))
+      return e;
+    why = std::string("TRITIUM_LLD=") + e + " is not an executable file";
+    return "";
+  }
+  // LLVM 22's first: an older ld.lld may not know code object v5.
+  if (isExecutable("/usr/lib/llvm-22/bin/ld.lld"))
+    return "/usr/lib/llvm-22/bin/ld.lld";
+  for (const char *n : {"ld.lld-22", "ld.lld"})
+    if (const char *path = std::getenv("PATH")) {
+      std::stringstream ss(path);
+      std::string dir;
+      while (std::getline(ss, dir, ':'))
+        if (!dir.empty() && isExecutable(dir + "/" + n))
+          return dir + "/" + n;
+    }
+  why = "ld.lld not found (looked at TRITIUM_LLD, /usr/lib/llvm-22/bin/ld.lld, ld.lld-22 "
+        "and ld.lld on PATH); install lld-22";
+  return "";
+}
+
+bool readFile(const std::string &p, std::string &out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in)
+    return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+} // namespace
+
+bool tritium::codegen::isSupportedAmdArch(const std::string &arch) {
+  return arch == "gfx90a" || arch == "gfx942" || arch == "gfx950";
+}
+
+std::string tritium::codegen::parseHipTarget(const std::string &t) {
+  std::string a = t.rfind("hip:", 0) == 0 ? t.substr(4) : t;
+  return isSupportedAmdArch(a) ? a : "";
+}
+
+std::unique_ptr<TargetInfo> tritium::codegen::createAmdTargetInfo(const std::string &arch) {
+  return std::make_unique<AmdTargetInfo>(arch);
+}
+
+llvm::TargetMachine *tritium::codegen::amdTargetMachine(const std::string &arch) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+  });
+  static thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
+  auto &tm = cache[arch];
+  if (!tm) {
+    std::string err;
+    llvm::Triple triple(kTriple);
+    const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, err);
+    if (!t)
+      return nullptr;
+    llvm::TargetOptions opts;
+    opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+    tm.reset(t->createTargetMachine(triple, arch, "", opts, llvm::Reloc::PIC_, std::nullopt,
+                                    llvm::CodeGenOptLevel::Aggressive));
+  }
+  return tm.get();
+}
+
+bool tritium::codegen::optimizeAmdModule(llvm::Module &m, const std::string &arch,
+                                         std::string &error) {
+  llvm::TargetMachine *tm = amdTargetMachine(arch);
+  if (!tm) {
+    error = "the AMDGPU target is not available in this build";
+    return false;
+  }
+  std::string verifyErr;
+  llvm::raw_string_ostream vs(verifyErr);
+  if (llvm::verifyModule(m, &vs)) {
+    error = "internal error: invalid LLVM IR: " + verifyErr;
+    return false;
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
+  return true;
+}
+
+bool tritium::codegen::emitAmdgcn(llvm::Module &m, const std::string &arch, bool object,
+                                  std::string &out, std::string &error) {
+  llvm::TargetMachine *tm = amdTargetMachine(arch);
+  if (!tm) {
+    error = "the AMDGPU target is not available in this build";
+    return false;
+  }
+  llvm::SmallString<0> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr,
+                              object ? llvm::CodeGenFileType::ObjectFile
+                                     : llvm::CodeGenFileType::AssemblyFile)) {
+    error = "the AMDGPU target cannot emit this file type";
+    return false;
+  }
+  pm.run(m);
+  out = std::string(buf.str());
+  return true;
+}
+
+bool tritium::codegen::linkHsaco(const std::string &object, std::string &hsaco,
+                                 std::string &error) {
+  std::string why;
+  std::string lld = findLld(why);
+  if (lld.empty()) {
+    error = why;
+    return false;
+  }
+  const char *tmp = std::getenv("TMPDIR");
+  std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/tritium-lld-XXXXXX";
+  if (!::mkdtemp(dir.data())) {
+    error = std::string("cannot create a temporary directory: ") + std::strerror(errno);
+    return false;
+  }
+  std::string in = dir + "/kernel.o", out = dir + "/kernel.hsaco", log = dir + "/lld.log";
+  bool ok = false;
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << object;
+    ok = bool(f.flush());
+  }
+  if (!ok) {
+    error = "cannot write " + in;
+  } else {
+    std::vector<std::string> argv = {lld, "-shared", "--no-undefined", in, "-o", out};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<char *> args;
+    for (auto &a : argv)
+      args.push_back(a.data());
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, lld.c_str(), &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    if (rc != 0) {
+      error = "cannot run " + lld + ": " + std::strerror(rc);
+      ok = false;
+    } else {
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      std::string text;
+      readFile(log, text);
+      ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && readFile(out, hsaco);
+      if (!ok)
+        error = lld + " failed to link the code object:\n" + text;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return ok;
+}
+
+std::optional<AmdKernelReport> tritium::codegen::readAmdReport(const std::string &amdgcn,
+                                                               std::string &error) {
+  size_t b = amdgcn.find(".amdgpu_metadata");
+  size_t e = amdgcn.find(".end_amdgpu_metadata");
+  if (b == std::string::npos || e == std::string::npos || e < b) {
+    error = "the assembly has no .amdgpu_metadata block";
+    return std::nullopt;
+  }
+  AmdKernelReport r;
+  std::stringstream ss(amdgcn.substr(b, e - b));
+  std::string line;
+  bool inKernels = false, any = false;
+  while (std::getline(ss, line)) {
+    size_t k = line.find_first_not_of(" -");
+    if (k == std::string::npos)
+      continue;
+    std::string rest = line.substr(k);
+    if (rest.rfind("amdhsa.kernels:", 0) == 0) {
+      inKernels = true;
+      continue;
+    }
+    if (!inKernels || rest[0] != '.')
+      continue;
+    size_t colon = rest.find(':');
+    if (colon == std::string::npos)
+      continue;
+    std::string key = rest.substr(0, colon);
+    std::string val = rest.substr(colon + 1);
+    val.erase(0, val.find_first_not_of(' '));
+    auto num = [&](int &dst) {
+      char *end = nullptr;
+      long v = std::strtol(val.c_str(), &end, 10);
+      if (end != val.c_str())
+        dst = int(v);
+    };
+    if (key == ".name" && r.name.empty()) {
+      r.name = val;
+      any = true;
+    } else if (key == ".sgpr_count") {
+      num(r.sgprs);
+    } else if (key == ".vgpr_count") {
+      num(r.vgprs);
+    } else if (key == ".agpr_count") {
+      num(r.agprs);
+    } else if (key == ".sgpr_spill_count") {
+      num(r.sgprSpills);
+    } else if (key == ".vgpr_spill_count") {
+      num(r.vgprSpills);
+    } else if (key == ".group_segment_fixed_size") {
+      num(r.ldsBytes);
+    } else if (key == ".private_segment_fixed_size") {
+      num(r.scratchBytes);
+    } else if (key == ".wavefront_size") {
+      num(r.wavefrontSize);
+    }
+  }
+  if (!any || r.vgprs < 0) {
+    error = "the .amdgpu_metadata block names no kernel with register counts";
+    return std::nullopt;
+  }
+  // VGPRs and AGPRs share 512 registers per lane of a SIMD, allocated in
+  // granules of 8 (gfx90a and later); at most 8 waves per SIMD.
+  auto granule = [](int n) { return std::max(8, (n + 7) / 8 * 8); };
+  int regs = granule(r.vgprs) + (r.agprs > 0 ? granule(r.agprs) : 0);
+  r.occupancy = std::min(8, 512 / std::max(regs, 1));
+  return r;
+}
