@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -100,6 +101,19 @@ llvm::Value *intrinsic(Lowering &L, llvm::Intrinsic::ID id,
 /// fp32 approximations through ex2/lg2 (as Triton lowers exp and log).
 llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
   llvm::Type *t = x->getType();
+  if (!L.target.isNvidia()) {
+    // LLVM's exp2/log2 (v_exp_f32/v_log_f32 on AMD), scaled; half-width
+    // floats in fp32.
+    llvm::Value *f = t->isFloatTy() || t->isDoubleTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());
+    llvm::Type *ft = f->getType();
+    if (exp && scale != 1.0)
+      f = L.b.CreateFMul(f, llvm::ConstantFP::get(ft, scale));
+    llvm::Value *r = L.b.CreateIntrinsic(exp ? llvm::Intrinsic::exp2 : llvm::Intrinsic::log2,
+                                         {ft}, {f});
+    if (!exp && scale != 1.0)
+      r = L.b.CreateFMul(r, llvm::ConstantFP::get(ft, scale));
+    return ft == t ? r : L.b.CreateFPTrunc(r, t);
+  }
   if (t->isDoubleTy())
     return libdevice(L, exp ? (scale == 1.0 ? "exp2" : "exp") : (scale == 1.0 ? "log2" : "log"), {x});
   llvm::Value *f = t->isFloatTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());
@@ -183,9 +197,9 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
   if (n == "arith.subf") return b.CreateFSub(a[0], a[1]);
   if (n == "arith.mulf") return b.CreateFMul(a[0], a[1]);
   if (n == "arith.divf") {
-    // fp32 division is div.full.f32 (2 ulp), as Triton lowers it;
-    // div_rn is the correctly rounded one.
-    if (a[0]->getType()->isFloatTy()) {
+    // fp32 division is div.full.f32 (2 ulp) on NVIDIA, as Triton lowers it;
+    // div_rn is the correctly rounded one. Elsewhere LLVM's fdiv.
+    if (a[0]->getType()->isFloatTy() && L.target.isNvidia()) {
       auto *ia = llvm::InlineAsm::get(
           llvm::FunctionType::get(b.getFloatTy(), {b.getFloatTy(), b.getFloatTy()}, false),
           "div.full.f32 $0, $1, $2;", "=f,f,f", false);
@@ -193,7 +207,8 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
     }
     return b.CreateFDiv(a[0], a[1]);
   }
-  if (n == "arith.remf") return libdevice(L, "fmod", a);
+  if (n == "arith.remf")
+    return L.target.isNvidia() ? libdevice(L, "fmod", a) : b.CreateFRem(a[0], a[1]);
   if (n == "arith.negf") return b.CreateFNeg(a[0]);
   if (n == "arith.maximumf") return intrinsic(L, llvm::Intrinsic::maximum, a);
   if (n == "arith.minimumf") return intrinsic(L, llvm::Intrinsic::minimum, a);
@@ -226,10 +241,29 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
     if (t->isDoubleTy())
       return intrinsic(L, llvm::Intrinsic::sqrt, a);
     llvm::Value *f = t->isFloatTy() ? a[0] : b.CreateFPExt(a[0], b.getFloatTy());
-    llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_sqrt_approx_ftz_f, {}, {f});
+    llvm::Value *r = L.target.isNvidia()
+                         ? b.CreateIntrinsic(llvm::Intrinsic::nvvm_sqrt_approx_ftz_f, {}, {f})
+                         : b.CreateIntrinsic(llvm::Intrinsic::sqrt, {f->getType()}, {f});
     return t->isFloatTy() ? r : b.CreateFPTrunc(r, t);
   }
-  if (n == "math.rsqrt") return libdevice(L, "rsqrt", a);
+  if (n == "math.rsqrt") {
+    if (L.target.isNvidia())
+      return libdevice(L, "rsqrt", a);
+    // AMD: v_rsq (1 ulp), in fp32 for half-width floats.
+    llvm::Type *t = a[0]->getType();
+    llvm::Value *f = t->isFloatTy() || t->isDoubleTy() ? a[0] : b.CreateFPExt(a[0], b.getFloatTy());
+    llvm::Value *r = b.CreateIntrinsic(f->getType(), llvm::Intrinsic::amdgcn_rsq, {f});
+    return r->getType() == t ? r : b.CreateFPTrunc(r, t);
+  }
+  if (!L.target.isNvidia() && (n == "math.sin" || n == "math.cos") &&
+      !a[0]->getType()->isDoubleTy()) {
+    // AMD: v_sin_f32/v_cos_f32 (LLVM scales by 1/2pi), half-width in fp32.
+    llvm::Type *t = a[0]->getType();
+    llvm::Value *f = t->isFloatTy() ? a[0] : b.CreateFPExt(a[0], b.getFloatTy());
+    llvm::Value *r = b.CreateIntrinsic(
+        n == "math.sin" ? llvm::Intrinsic::sin : llvm::Intrinsic::cos, {f->getType()}, {f});
+    return r->getType() == t ? r : b.CreateFPTrunc(r, t);
+  }
   if (n == "math.absf") return intrinsic(L, llvm::Intrinsic::fabs, a);
   if (n == "math.absi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a[0], b.getFalse());
   if (n == "math.floor") return intrinsic(L, llvm::Intrinsic::floor, a);

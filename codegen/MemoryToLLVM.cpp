@@ -450,12 +450,82 @@ std::string regConstraint(llvm::Type *t) {
   return t->getPrimitiveSizeInBits() == 64 ? "l" : "r";
 }
 
+/// Targets other than NVIDIA: LLVM's atomics, under a branch on `pred`
+/// (the old value is poison where it is off).
+llvm::Value *predicatedAtomic(Lowering &L, llvm::Value *pred, llvm::Type *t,
+                              const std::function<llvm::Value *()> &emit) {
+  auto &b = L.b;
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *from = b.GetInsertBlock();
+  auto *then = llvm::BasicBlock::Create(L.ctx, "atom", fn);
+  auto *done = llvm::BasicBlock::Create(L.ctx, "atom.done", fn);
+  b.CreateCondBr(pred, then, done);
+  b.SetInsertPoint(then);
+  llvm::Value *v = emit();
+  llvm::BasicBlock *end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode *phi = b.CreatePHI(t, 2);
+  phi->addIncoming(llvm::PoisonValue::get(t), from);
+  phi->addIncoming(v, end);
+  return phi;
+}
+
+llvm::AtomicOrdering ordering(tile::MemSemantic sem) {
+  switch (sem) {
+  case tile::MemSemantic::RELAXED: return llvm::AtomicOrdering::Monotonic;
+  case tile::MemSemantic::ACQUIRE: return llvm::AtomicOrdering::Acquire;
+  case tile::MemSemantic::RELEASE: return llvm::AtomicOrdering::Release;
+  case tile::MemSemantic::ACQUIRE_RELEASE: return llvm::AtomicOrdering::AcquireRelease;
+  }
+  return llvm::AtomicOrdering::SequentiallyConsistent;
+}
+
+llvm::SyncScope::ID syncScope(Lowering &L, tile::MemScope scope) {
+  switch (scope) {
+  case tile::MemScope::GPU: return L.ctx.getOrInsertSyncScopeID("agent");
+  case tile::MemScope::CTA: return L.ctx.getOrInsertSyncScopeID("workgroup");
+  case tile::MemScope::SYSTEM: return llvm::SyncScope::System;
+  }
+  return llvm::SyncScope::System;
+}
+
 LogicalResult atomicRmw(Lowering &L, Operation *o) {
   auto op = cast<tile::AtomicRMWOp>(o);
   auto &b = L.b;
   llvm::Type *vt = pointeeType(L, op.getPtr());
   unsigned bits = vt->getPrimitiveSizeInBits();
   bool isFloat = vt->isFloatingPointTy();
+  if (!L.target.isNvidia()) {
+    using K = llvm::AtomicRMWInst::BinOp;
+    K kind = K::Add;
+    switch (op.getAtomicRmwOp()) {
+    case tile::RMWOp::AND: kind = K::And; break;
+    case tile::RMWOp::OR: kind = K::Or; break;
+    case tile::RMWOp::XOR: kind = K::Xor; break;
+    case tile::RMWOp::ADD: kind = K::Add; break;
+    case tile::RMWOp::FADD: kind = K::FAdd; break;
+    case tile::RMWOp::MAX: kind = K::Max; break;
+    case tile::RMWOp::MIN: kind = K::Min; break;
+    case tile::RMWOp::UMAX: kind = K::UMax; break;
+    case tile::RMWOp::UMIN: kind = K::UMin; break;
+    case tile::RMWOp::XCHG: kind = K::Xchg; break;
+    }
+    if ((bits != 32 && bits != 64 && !(isFloat && bits == 16)) || vt->isPointerTy())
+      return L.fail(o, "atomics on this element type are not supported on the GPU yet");
+    LayoutRef layout = L.get(op.getPtr()).layout;
+    std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
+    std::vector<llvm::Value *> vals = regsIn(L, op.getVal(), layout);
+    return atomicCommon(L, o, op.getPtr(), op.getMask(), vt,
+                        [&](unsigned r, llvm::Value *pred) -> llvm::Value * {
+                          return predicatedAtomic(L, pred, vt, [&] {
+                            return b.CreateAtomicRMW(kind, ptrs[r], vals[r],
+                                                     llvm::Align(bits / 8),
+                                                     ordering(op.getSem()),
+                                                     syncScope(L, op.getScope()));
+                          });
+                        });
+  }
   std::string t, opName;
   switch (op.getAtomicRmwOp()) {
   case tile::RMWOp::AND: opName = "and"; t = "b"; break;
@@ -504,6 +574,24 @@ LogicalResult atomicCas(Lowering &L, Operation *o) {
   std::vector<llvm::Value *> cmp = regsIn(L, op.getCmp(), layout);
   std::vector<llvm::Value *> val = regsIn(L, op.getVal(), layout);
   llvm::Type *it = llvm::IntegerType::get(L.ctx, bits);
+  if (!L.target.isNvidia()) {
+    llvm::AtomicOrdering success = ordering(op.getSem());
+    llvm::AtomicOrdering failure =
+        success == llvm::AtomicOrdering::AcquireRelease ? llvm::AtomicOrdering::Acquire
+        : success == llvm::AtomicOrdering::Release      ? llvm::AtomicOrdering::Monotonic
+                                                        : success;
+    return atomicCommon(L, o, op.getPtr(), Value(), vt,
+                        [&](unsigned r, llvm::Value *pred) -> llvm::Value * {
+                          llvm::Value *res = predicatedAtomic(L, pred, it, [&] {
+                            llvm::Value *x = b.CreateAtomicCmpXchg(
+                                ptrs[r], b.CreateBitCast(cmp[r], it),
+                                b.CreateBitCast(val[r], it), llvm::Align(bits / 8), success,
+                                failure, syncScope(L, op.getScope()));
+                            return b.CreateExtractValue(x, 0);
+                          });
+                          return b.CreateBitCast(res, vt);
+                        });
+  }
   std::string c = bits == 64 ? "l" : bits == 16 ? "h" : "r";
   std::string text = "@$4 atom" + semScope(op.getSem(), op.getScope()) +
                      ".global.cas.b" + std::to_string(bits) + " $0, [$1], $2, $3;";

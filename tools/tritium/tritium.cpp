@@ -145,7 +145,8 @@ int emitHip(const CompileCmd &cmd, const std::string &arch, mlir::ModuleOp modul
     std::cerr << "kernel " << r->name << " (" << arch << ", wave" << r->wavefrontSize
               << "): " << r->sgprs << " SGPRs, " << r->vgprs << " VGPRs, " << r->agprs
               << " AGPRs, " << r->sgprSpills << " SGPR spills, " << r->vgprSpills
-              << " VGPR spills, " << r->ldsBytes << " bytes LDS, " << r->scratchBytes
+              << " VGPR spills, " << r->ldsBytes << " bytes static LDS, " << art.sharedBytes
+              << " bytes dynamic LDS, " << r->scratchBytes
               << " bytes scratch, occupancy " << r->occupancy << " waves per SIMD, "
               << art.numWarps * 64 << " threads per program\n";
   }
@@ -294,7 +295,12 @@ int runCompile(const CompileCmd &cmd) {
                     cmd.emit == "cubin" || cmd.emit == "amdgcn" || cmd.emit == "hsaco";
     if (gpuStage && cmd.target.empty()) {
       std::cerr << "tritium: error: --emit " << cmd.emit
-                << " needs --target cuda:80, cuda:90 or hip:gfx90a|gfx942|gfx950\n";
+                << (cmd.emit == "ptx" || cmd.emit == "cubin"
+                        ? " needs --target cuda:80 or cuda:90\n"
+                    : cmd.emit == "amdgcn" || cmd.emit == "hsaco"
+                        ? " needs --target hip:gfx90a, hip:gfx942 or hip:gfx950\n"
+                        : " needs --target cuda:80, cuda:90, hip:gfx90a, hip:gfx942 or "
+                          "hip:gfx950\n");
       return 1;
     }
     if (cmd.emit == "tile-opt" || gpuStage || !cmd.target.empty())

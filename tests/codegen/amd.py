@@ -1,0 +1,105 @@
+# The AMD back end (--target hip:gfx90a|gfx942|gfx950): the same passes,
+# wave64, AMDGCN, an hsaco linked by ld.lld, and --report from the code
+# object's metadata. No GPU is needed.
+
+# Every example compiles and links for the three targets.
+# RUN: for a in gfx90a gfx942 gfx950; do \
+# RUN:   tritium compile %examples/vector_add.py --kernel add_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,1024" --target hip:$a --emit hsaco -o %t.$a.vadd.hsaco && \
+# RUN:   tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target hip:$a --emit hsaco -o %t.$a.softmax.hsaco && \
+# RUN:   tritium compile %examples/layer_norm.py --kernel _layer_norm_fwd_fused --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,i32,fp32,1024" --target hip:$a --emit hsaco -o %t.$a.lnf.hsaco && \
+# RUN:   tritium compile %examples/layer_norm.py --kernel _layer_norm_bwd_dx_fused --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,*i32:16,i32,i32,64,1024" --target hip:$a --emit hsaco -o %t.$a.lnb.hsaco && \
+# RUN:   tritium compile %examples/layer_norm.py --kernel _layer_norm_bwd_dwdb --signature "*fp32:16,*fp32:16,*fp16:16,*fp16:16,i32,i32,32,128" --target hip:$a --emit hsaco -o %t.$a.lnw.hsaco && \
+# RUN:   tritium compile %examples/dropout.py --kernel _seeded_dropout --signature "*fp32:16,*fp32:16,i32,fp32,i32,1024" --target hip:$a --emit hsaco -o %t.$a.dropout.hsaco && \
+# RUN:   tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,leaky_relu" --target hip:$a --emit hsaco -o %t.$a.matmul.hsaco && \
+# RUN:   tritium compile %examples/attention.py --kernel _attn_fwd --signature "*fp16:16,*fp16:16,*fp16:16,fp32,*fp16:16,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,64,128,64,True" --target hip:$a --emit hsaco -o %t.$a.attn.hsaco || exit 1; \
+# RUN: done
+# RUN: llvm-readelf -h -s %t.gfx942.softmax.hsaco | FileCheck %s --check-prefix=ELF
+# ELF: OS/ABI: AMDGPU - HSA
+# ELF: Machine: EM_AMDGPU
+# ELF: Flags: {{.*}}gfx942
+# ELF-DAG: FUNC {{.*}} softmax_kernel
+# ELF-DAG: OBJECT {{.*}} softmax_kernel.kd
+# RUN: llvm-readelf -h %t.gfx90a.attn.hsaco | FileCheck %s --check-prefix=ELF90A
+# ELF90A: Flags: {{.*}}gfx90a
+# RUN: llvm-readelf -h %t.gfx950.matmul.hsaco | FileCheck %s --check-prefix=ELF950
+# ELF950: Flags: {{.*}}gfx950
+
+# AMDGCN: the target, wave-wide reductions through ds_bpermute and LDS
+# between the four waves, s_barrier, exp on v_exp_f32.
+# RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=SOFTMAX
+# SOFTMAX: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+# SOFTMAX: .amdhsa_code_object_version 5
+# SOFTMAX-LABEL: softmax_kernel:
+# SOFTMAX: ds_bpermute_b32
+# SOFTMAX: ds_write_b32
+# SOFTMAX: s_barrier
+# SOFTMAX: v_exp_f32
+# SOFTMAX: s_endpgm
+# SOFTMAX: .amdhsa_kernel softmax_kernel
+# SOFTMAX: .wavefront_size: 64
+
+# Vectorized global accesses where the axis analysis allows them, and the
+# grid size from the implicit kernel arguments (num_programs).
+# RUN: tritium compile %s --kernel grid_kernel --signature "*fp32:16,*i32:16,i32:16,1024" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=GRID
+# GRID-LABEL: grid_kernel:
+# GRID: global_load_dwordx4
+# GRID: global_store_dwordx4
+# GRID: .value_kind: hidden_block_count_x
+
+# LLVM IR: atomics are LLVM's with AMDGPU sync scopes, under the mask (the
+# masked load, LLVM's own, moves under it too).
+# RUN: tritium compile %s --kernel atomic_kernel --signature "*fp32:16,*i32:16,i32,256" --target hip:gfx942 --emit llir | FileCheck %s --check-prefix=LLIR
+# LLIR: target triple = "amdgcn-amd-amdhsa"
+# LLIR: define amdgpu_kernel void @atomic_kernel(
+# LLIR: br i1
+# LLIR: load <1 x float>
+# LLIR: atomicrmw fadd ptr addrspace(1) {{.*}} syncscope("agent") monotonic
+# LLIR: cmpxchg ptr addrspace(1) {{.*}} syncscope("agent") acq_rel acquire
+# LLIR: "amdgpu-flat-work-group-size"="1,256"
+
+# --report: registers, spills, LDS, scratch and occupancy.
+# RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target hip:gfx950 --emit hsaco -o %t.r.hsaco --report 2>&1 | FileCheck %s --check-prefix=REPORT
+# REPORT: kernel softmax_kernel (gfx950, wave64): {{[0-9]+}} SGPRs, {{[0-9]+}} VGPRs, 0 AGPRs, 0 SGPR spills, 0 VGPR spills, 0 bytes static LDS, {{[1-9][0-9]*}} bytes dynamic LDS, 0 bytes scratch, occupancy {{[1-8]}} waves per SIMD, 256 threads per program
+
+# Errors name the place and what is missing.
+# RUN: not tritium compile %s --kernel print_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=PRINT
+# PRINT: amd.py:[[@LINE+25]]:{{[0-9]+}}: error: tl.device_print is not supported on hip:gfx942 yet (it runs on the interpreter and on NVIDIA GPUs)
+# RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=TAN
+# TAN: amd.py:[[@LINE+37]]:{{[0-9]+}}: error: this operation is not supported on hip:gfx942 yet (its lowering is libdevice's __nv_tanf)
+# RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx1100 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=ARCH
+# ARCH: error: --target: expected cuda:80, cuda:90, hip:gfx90a, hip:gfx942 or hip:gfx950 (got 'hip:gfx1100')
+# RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit ptx 2>&1 | FileCheck %s --check-prefix=EMIT
+# EMIT: error: --emit ptx is for NVIDIA targets; for hip:gfx942 use --emit amdgcn or hsaco
+# RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target cuda:90 --emit hsaco 2>&1 | FileCheck %s --check-prefix=EMIT2
+# EMIT2: error: --emit hsaco is for AMD targets (hip:gfx942, ...); for cuda:90 use --emit ptx or cubin
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def grid_kernel(x_ptr, n_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, x * 2, mask=offs < n)
+    tl.store(n_ptr, tl.num_programs(0))
+
+
+@triton.jit
+def print_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x", x)
+
+
+@triton.jit
+def atomic_kernel(x_ptr, lock_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.atomic_add(x_ptr + offs, x, mask=offs < n, sem="relaxed")
+    tl.atomic_cas(lock_ptr, 0, 1)
+
+
+@triton.jit
+def tan_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.math.tan(tl.load(x_ptr + offs)))
