@@ -299,6 +299,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     lo.numWarps = numWarps;
     lo.computeCapability = cc;
     lo.warpSize = target->warpSize();
+    lo.mfma = amd;
     lo.layoutBits = lowering.layoutBits;
     lo.vectorWidth = vectorWidth;
     std::string why;

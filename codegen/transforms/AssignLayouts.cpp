@@ -595,7 +595,10 @@ LogicalResult Assigner::op(Operation *op) {
   }
   if (auto d = dyn_cast<tile::DotOp>(op)) {
     auto ct = d.getType();
-    if (dotUsesMma(d, o.computeCapability, o.numWarps)) {
+    if (o.mfma && dotUsesMfma(d, o.numWarps)) {
+      auto [wm, wn] = dotMfmaWarps(d, o.numWarps);
+      set(d, share(LinearLayout::mfmaAccumulator(ct.getShape()[0], ct.getShape()[1], wm, wn)));
+    } else if (dotUsesMma(d, o.computeCapability, o.numWarps)) {
       int64_t M = ct.getShape()[0], N = ct.getShape()[1];
       auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);
       bool wg = dotUsesWgmma(d, o.computeCapability, o.numWarps);

@@ -28,6 +28,8 @@ struct LayoutOptions {
   unsigned numWarps = 4;
   unsigned computeCapability = 90;
   unsigned warpSize = 32;
+  /// AMD CDNA (gfx90a/942/950): products that fit go to MFMA.
+  bool mfma = false;
   /// Element width the default layouts are made for (defaultLayoutBits).
   unsigned layoutBits = 32;
   /// May be empty: no access is known to be contiguous.

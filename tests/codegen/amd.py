@@ -57,6 +57,22 @@
 # LLIR: cmpxchg ptr addrspace(1) {{.*}} syncscope("agent") acq_rel acquire
 # LLIR: "amdgpu-flat-work-group-size"="1,256"
 
+# Products with fp16/bf16 operands and an fp32 accumulator whose 32x32
+# blocks give every wave its own run on MFMA (v_mfma_f32_32x32x8, four per
+# k step of 32 here); others on the FMA path.
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,leaky_relu" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA
+# MFMA-COUNT-4: v_mfma_f32_32x32x8_f16
+# MFMA-NOT: v_mfma
+# MFMA: s_endpgm
+# RUN: tritium compile %s --kernel dot_kernel --signature "*bf16:16,*bf16:16,*fp32:16,128,64,32" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=MFMA-BF16
+# MFMA-BF16-COUNT-8: v_mfma_f32_32x32x8bf16_1k
+# MFMA-BF16-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp32:16,*fp32:16,*fp32:16,64,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,32,32,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
+# NO-MFMA-NOT: v_mfma
+# NO-MFMA: v_fma
+# NO-MFMA-NOT: v_mfma
+
 # --report: registers, spills, LDS, scratch and occupancy.
 # RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target hip:gfx950 --emit hsaco -o %t.r.hsaco --report 2>&1 | FileCheck %s --check-prefix=REPORT
 # REPORT: kernel softmax_kernel (gfx950, wave64): {{[0-9]+}} SGPRs, {{[0-9]+}} VGPRs, 0 AGPRs, 0 SGPR spills, 0 VGPR spills, 0 bytes static LDS, {{[1-9][0-9]*}} bytes dynamic LDS, 0 bytes scratch, occupancy {{[1-8]}} waves per SIMD, 256 threads per program
@@ -103,3 +119,13 @@ def atomic_kernel(x_ptr, lock_ptr, n, BLOCK: tl.constexpr):
 def tan_kernel(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.math.tan(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    a = tl.load(a_ptr + m[:, None] * K + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * N + n[None, :])
+    tl.store(c_ptr + m[:, None] * N + n[None, :], tl.dot(a, b))

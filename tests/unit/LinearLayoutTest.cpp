@@ -186,6 +186,31 @@ TEST_CASE("mma.sync fragments: accumulator and operand A as PTX places them",
                                            LinearLayout::mmaOperandA(128, 64, 4, 2)));
 }
 
+TEST_CASE("MFMA accumulator: v_mfma_f32_32x32x8 as the CDNA ISA places it", "[layout]") {
+  // One 32x32 block per wave of 64 lanes: D[i][j] with j = lane % 32 and
+  // i = 8 * (r / 4) + 4 * (lane / 32) + r % 4 for register r < 16.
+  auto acc = LinearLayout::mfmaAccumulator(32, 32, 1, 1);
+  REQUIRE(acc.numRegs() == 16);
+  REQUIRE(acc.numLanes() == 64);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned r = 0; r < 16; ++r)
+      CHECK(acc.apply(r, lane, 0) ==
+            Coord{int64_t(8 * (r / 4) + 4 * (lane / 32) + r % 4), int64_t(lane % 32)});
+  // Waves tile M first, then N; registers repeat over N, then M: register
+  // 16 * (nt + NT * mt) + r is block (mt, nt) of the wave's.
+  auto big = LinearLayout::mfmaAccumulator(128, 128, 2, 2);
+  CHECK(big.numRegs() == 16 * 2 * 2);
+  for (auto &[c, n] : coverage(big))
+    CHECK(n == 1);
+  CHECK(coverage(big).size() == 128 * 128);
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned mt = 0; mt < 2; ++mt)
+      for (unsigned nt = 0; nt < 2; ++nt) {
+        Coord c = big.apply(16 * (nt + 2 * mt), 0, w);
+        CHECK(c == Coord{int64_t(32 * ((w % 2) + 2 * mt)), int64_t(32 * ((w / 2) + 2 * nt))});
+      }
+}
+
 TEST_CASE("wgmma accumulator: four warps of 16 rows per m64, warpgroups on M then N",
           "[layout]") {
   // One warpgroup, m64n32: warp w holds rows 16w.., each n8 step is an
