@@ -101,10 +101,11 @@ llvm::Value *intrinsic(Lowering &L, llvm::Intrinsic::ID id,
 /// fp32 approximations through ex2/lg2 (as Triton lowers exp and log).
 llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
   llvm::Type *t = x->getType();
-  if (!L.target.isNvidia()) {
+  if (!L.target.isNvidia() && !t->isDoubleTy()) {
     // LLVM's exp2/log2 (v_exp_f32/v_log_f32 on AMD), scaled; half-width
-    // floats in fp32.
-    llvm::Value *f = t->isFloatTy() || t->isDoubleTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());
+    // floats in fp32. (fp64 goes to libdevice, which such a target reports
+    // as missing: AMDGPU has no fp64 exp2/log2 of its own.)
+    llvm::Value *f = t->isFloatTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());
     llvm::Type *ft = f->getType();
     if (exp && scale != 1.0)
       f = L.b.CreateFMul(f, llvm::ConstantFP::get(ft, scale));

@@ -209,6 +209,27 @@ Access accessOf(Lowering &L, Value ptr, Value mask, Value other, llvm::Type *vt)
   return a;
 }
 
+/// Targets other than NVIDIA: `emit` (an atomic, a volatile load) under a
+/// branch on `pred`; the value is poison where it is off.
+llvm::Value *predicatedAtomic(Lowering &L, llvm::Value *pred, llvm::Type *t,
+                              const std::function<llvm::Value *()> &emit) {
+  auto &b = L.b;
+  llvm::Function *fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *from = b.GetInsertBlock();
+  auto *then = llvm::BasicBlock::Create(L.ctx, "atom", fn);
+  auto *done = llvm::BasicBlock::Create(L.ctx, "atom.done", fn);
+  b.CreateCondBr(pred, then, done);
+  b.SetInsertPoint(then);
+  llvm::Value *v = emit();
+  llvm::BasicBlock *end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode *phi = b.CreatePHI(t, 2);
+  phi->addIncoming(llvm::PoisonValue::get(t), from);
+  phi->addIncoming(v, end);
+  return phi;
+}
+
 LogicalResult load(Lowering &L, Operation *o) {
   auto op = cast<tile::LoadOp>(o);
   auto &b = L.b;
@@ -244,8 +265,30 @@ LogicalResult load(Lowering &L, Operation *o) {
     } else if (!L.target.isNvidia()) {
       // LLVM's masked load, the vector's shared mask on every element;
       // `other` (zeros without one) where it is off.
-      if (op.getIsVolatile())
-        return L.fail(op, "volatile loads are not supported on " + L.target.name() + " yet");
+      if (op.getIsVolatile()) {
+        // One volatile load per element where the mask holds, `other`
+        // (zero) elsewhere.
+        for (unsigned i = 0; i < vec; ++i) {
+          llvm::Value *m = mask.empty() ? b.getTrue() : mask[g + i];
+          llvm::Value *p = vec == 1 ? ptrs[g] : b.CreateConstGEP1_32(et, ptrs[g], i);
+          llvm::Value *x = predicatedAtomic(L, m, et, [&] {
+            auto *ld = b.CreateAlignedLoad(et, p, llvm::Align(elemBits / 8));
+            ld->setVolatile(true);
+            return ld;
+          });
+          llvm::Value *alt = !other.empty() && !mask.empty()
+                                 ? toMemElem(L, other[g + i], et)
+                                 : llvm::Constant::getNullValue(et);
+          x = b.CreateSelect(m, x, alt);
+          if (vt->isIntegerTy(1))
+            x = b.CreateICmpNE(x, llvm::ConstantInt::get(et, 0));
+          else if (vt->isPointerTy())
+            x = b.CreateIntToPtr(x, vt);
+          vals.push_back(x);
+        }
+        out.insert(out.end(), vals.begin(), vals.end());
+        continue;
+      }
       auto *lt = llvm::FixedVectorType::get(et, vec);
       llvm::Value *pass = llvm::Constant::getNullValue(lt);
       if (!other.empty() && !mask.empty())
@@ -448,27 +491,6 @@ std::string regConstraint(llvm::Type *t) {
   if (t->isDoubleTy()) return "d";
   if (t->getPrimitiveSizeInBits() == 16) return "h";
   return t->getPrimitiveSizeInBits() == 64 ? "l" : "r";
-}
-
-/// Targets other than NVIDIA: LLVM's atomics, under a branch on `pred`
-/// (the old value is poison where it is off).
-llvm::Value *predicatedAtomic(Lowering &L, llvm::Value *pred, llvm::Type *t,
-                              const std::function<llvm::Value *()> &emit) {
-  auto &b = L.b;
-  llvm::Function *fn = b.GetInsertBlock()->getParent();
-  llvm::BasicBlock *from = b.GetInsertBlock();
-  auto *then = llvm::BasicBlock::Create(L.ctx, "atom", fn);
-  auto *done = llvm::BasicBlock::Create(L.ctx, "atom.done", fn);
-  b.CreateCondBr(pred, then, done);
-  b.SetInsertPoint(then);
-  llvm::Value *v = emit();
-  llvm::BasicBlock *end = b.GetInsertBlock();
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  llvm::PHINode *phi = b.CreatePHI(t, 2);
-  phi->addIncoming(llvm::PoisonValue::get(t), from);
-  phi->addIncoming(v, end);
-  return phi;
 }
 
 llvm::AtomicOrdering ordering(tile::MemSemantic sem) {

@@ -295,6 +295,69 @@ tritium::rt::prepareCudaTarget(mlir::ModuleOp module, const std::string &kernel,
                      maxRegisters, fpFusion);
 }
 
+Expected<std::shared_ptr<tritium::rt::CudaCompiled>>
+tritium::rt::compileForAmdTarget(mlir::ModuleOp module, const std::string &kernel,
+                                 const std::string &arch, unsigned numWarps,
+                                 unsigned numStages) {
+  auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  if (!func)
+    return Error{"no kernel '" + kernel + "' in the compiled module", Error::Compile};
+  std::string ir;
+  {
+    llvm::raw_string_ostream os(ir);
+    mlir::OpPrintingFlags flags;
+    flags.enableDebugInfo(true);
+    module.print(os, flags);
+  }
+  std::string options = "num_warps=" + std::to_string(numWarps) +
+                        ";num_stages=" + std::to_string(numStages);
+  std::string key = KernelCache::makeKey(ir, kernel, options, arch, compilerFingerprint());
+  auto out = std::make_shared<CudaCompiled>();
+  out->name = kernel;
+  out->paramKinds = codegen::paramKinds(func);
+  KernelCache cache;
+  if (auto entry = cache.lookup(key)) {
+    auto warps = metadataCount(*entry, "num_warps");
+    auto shared = metadataCount(*entry, "shared");
+    if (warps && shared && *warps > 0 && *warps <= 64 && *shared <= UINT32_MAX &&
+        entry->artifacts.count("kernel.hsaco")) {
+      out->artifacts = entry->artifacts;
+      out->numWarps = unsigned(*warps);
+      out->sharedBytes = unsigned(*shared);
+      out->fromCache = true;
+      return out;
+    }
+    cache.remove(key);
+  }
+  codegen::CudaCompileOptions copts;
+  copts.amdArch = arch;
+  copts.numWarps = numWarps;
+  copts.numStages = numStages;
+  codegen::CudaKernelArtifacts art;
+  std::string error;
+  if (!codegen::compileForCuda(module, kernel, copts, art, error, codegen::CudaStage::Hsaco))
+    return Error{error, Error::Compile};
+  CacheEntry e;
+  e.artifacts["tile-gpu.mlir"] = art.tileGpu;
+  e.artifacts["kernel.ll"] = art.llir;
+  e.artifacts["kernel.amdgcn"] = art.amdgcn;
+  e.artifacts["kernel.hsaco"] = art.hsaco;
+  e.metadata["name"] = kernel;
+  e.metadata["num_warps"] = std::to_string(art.numWarps);
+  e.metadata["shared"] = std::to_string(art.sharedBytes);
+  e.metadata["arch"] = arch;
+  for (auto &[stage, seconds] : art.stageSeconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", seconds);
+    e.metadata["seconds." + stage] = text;
+  }
+  (void)cache.store(key, e);
+  out->artifacts = std::move(e.artifacts);
+  out->numWarps = art.numWarps;
+  out->sharedBytes = art.sharedBytes;
+  return out;
+}
+
 bool tritium::rt::cudaLoaded(const CudaCompiled &k) { return bool(k.kernel); }
 
 void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
@@ -309,7 +372,9 @@ void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
       {"tile-gpu.mlir", "ttgir"},
       {"kernel.ll", "llir"},
       {"kernel.ptx", "ptx"},
-      {"kernel.cubin", "cubin"}};
+      {"kernel.cubin", "cubin"},
+      {"kernel.amdgcn", "amdgcn"},
+      {"kernel.hsaco", "hsaco"}};
   for (auto &[file, stage] : names) {
     auto it = k.artifacts.find(file);
     if (it != k.artifacts.end())

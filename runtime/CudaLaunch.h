@@ -42,6 +42,13 @@ compileForCudaTarget(mlir::ModuleOp module, const std::string &kernel, unsigned 
                      unsigned numWarps, unsigned numStages, unsigned maxRegisters = 0,
                      bool fpFusion = true);
 
+/// The same for an AMD target ("gfx90a", "gfx942", "gfx950"), with no GPU
+/// needed: tile-gpu.mlir, kernel.ll, kernel.amdgcn and kernel.hsaco (linked
+/// by ld.lld), kept in the kernel cache like the CUDA ones.
+Expected<std::shared_ptr<CudaCompiled>>
+compileForAmdTarget(mlir::ModuleOp module, const std::string &kernel, const std::string &arch,
+                    unsigned numWarps, unsigned numStages);
+
 /// A compile for the CUDA device in three steps, so that the middle ones
 /// of several may run at once (warmupAll): prepareCudaDevice looks in the
 /// kernel cache or lowers the module to LLVM IR (it uses the module's MLIR

@@ -37,6 +37,11 @@ struct Specialization {
   std::string interpError;
   std::shared_ptr<rt::CudaCompiled> gpu; // compiled on the first GPU launch
   unsigned gpuTarget = 0; // the compute capability `gpu` was cross-compiled for
+  /// Cross-compiled for an AMD target (compileSignatureForAmd), and for
+  /// which; `amdLatest` while that is the latest compile.
+  std::shared_ptr<rt::CudaCompiled> amd;
+  std::string amdArch;
+  bool amdLatest = false;
   std::string signature;
   int numWarps = 4, numStages = 3;
   CompiledInfo info; // filled by Kernel::lastCompiled

@@ -12,6 +12,7 @@
 #include "runtime/Tritium.h"
 
 #include "interpreter/Interpreter.h"
+#include "codegen/amd/Amd.h"
 #include "runtime/CudaLaunch.h"
 #include "runtime/KernelState.h"
 #include "runtime/KernelSource.h"
@@ -453,6 +454,7 @@ std::optional<Error> Kernel::compileSignature(const std::string &signature,
   if (!spec)
     return spec.error();
   Specialization &sp = **spec;
+  sp.amdLatest = false;
   if (cudaComputeCapability && (!sp.gpu || sp.gpuTarget != cudaComputeCapability)) {
     auto compiled = rt::compileForCudaTarget(*sp.compiled.module, state_->src.kernel,
                                              cudaComputeCapability, options.numWarps,
@@ -464,6 +466,29 @@ std::optional<Error> Kernel::compileSignature(const std::string &signature,
     sp.gpuTarget = cudaComputeCapability;
     sp.infoReady = false;
   }
+  return std::nullopt;
+}
+
+std::optional<Error> Kernel::compileSignatureForAmd(const std::string &signature,
+                                                    const std::string &amdArch,
+                                                    const LaunchOptions &options) {
+  if (!codegen::isSupportedAmdArch(amdArch))
+    return Error{"AMD target '" + amdArch + "' is not supported (gfx90a, gfx942 and gfx950 are)",
+                 Error::Argument};
+  auto spec = state_->specializeSignature(signature, options, nullptr);
+  if (!spec)
+    return spec.error();
+  Specialization &sp = **spec;
+  if (!sp.amd || sp.amdArch != amdArch) {
+    auto compiled = rt::compileForAmdTarget(*sp.compiled.module, state_->src.kernel, amdArch,
+                                            options.numWarps, options.numStages);
+    if (!compiled)
+      return compiled.error();
+    sp.amd = *compiled;
+    sp.amdArch = amdArch;
+  }
+  sp.amdLatest = true;
+  sp.infoReady = false;
   return std::nullopt;
 }
 
@@ -497,10 +522,18 @@ const CompiledInfo *Kernel::lastCompiled() const {
       sp->compiled.module->print(os);
       info.stages["ttir"] = std::move(text);
     }
-    if (sp->gpu)
+    if (sp->amdLatest && sp->amd) {
+      info.stages.erase("ptx");
+      info.stages.erase("cubin");
+      rt::describeCuda(*sp->amd, info);
+      info.gpu = false; // compiled for an AMD GPU, not loaded anywhere
+    } else if (sp->gpu) {
+      info.stages.erase("amdgcn");
+      info.stages.erase("hsaco");
       rt::describeCuda(*sp->gpu, info);
+    }
     sp->infoReady = true;
-    sp->infoHasGpu = bool(sp->gpu);
+    sp->infoHasGpu = bool(sp->gpu) && !sp->amdLatest;
   }
   return &sp->info;
 }

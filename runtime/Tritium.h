@@ -363,6 +363,11 @@ public:
   std::optional<Error> compileSignature(const std::string &signature,
                                         const LaunchOptions &options = {},
                                         unsigned cudaComputeCapability = 0);
+  /// The same for an AMD target (`amdArch`: "gfx90a", "gfx942", "gfx950"):
+  /// lastCompiled() then has the ttgir, llir, amdgcn and hsaco stages.
+  std::optional<Error> compileSignatureForAmd(const std::string &signature,
+                                              const std::string &amdArch,
+                                              const LaunchOptions &options = {});
 
   const std::string &name() const;
   /// The runtime parameters launch() binds, in order.

@@ -152,6 +152,9 @@ def _declare(lib):
         "tritium_kernel_compile_signature": (
             c.c_int, [c.c_void_p, c.c_char_p, c.POINTER(LaunchOptions),
                       c.c_int]),
+        "tritium_kernel_compile_signature_amd": (
+            c.c_int, [c.c_void_p, c.c_char_p, c.POINTER(LaunchOptions),
+                      c.c_char_p]),
         "tritium_kernel_warmup": (
             c.c_int, [c.c_void_p, c.POINTER(Arg), c.c_size_t,
                       c.POINTER(LaunchOptions), c.POINTER(c.c_char_p)]),

@@ -1,7 +1,8 @@
 """What a launch or ``warmup`` returns: the compiled specialization, as
 Triton's ``CompiledKernel``: ``asm`` (its stages as text: ``ttir`` is the
 tile IR after the tile passes; after a GPU launch also ``ttgir`` (the tile
-IR with layouts), ``llir``, ``ptx`` and ``cubin`` bytes), ``metadata``
+IR with layouts), ``llir``, ``ptx`` and ``cubin`` bytes; for an AMD target
+``amdgcn`` and ``hsaco`` bytes instead of the last two), ``metadata``
 (name, signature, num_warps, num_stages, shared), ``n_regs`` and
 ``n_spills``.
 
@@ -13,7 +14,7 @@ import ctypes
 
 from . import _capi
 
-_STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
+_STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco")
 
 
 class _Asm(dict):
@@ -103,7 +104,7 @@ class CompiledKernel:
                         ctypes.byref(size))
                     if ptr:
                         data = ctypes.string_at(ptr, size.value)
-                        asm[stage] = data if stage == "cubin" else \
+                        asm[stage] = data if stage in ("cubin", "hsaco") else \
                             data.decode("utf-8", "replace")
             self._asm = asm
         return self._asm

@@ -1,8 +1,9 @@
 """Compiling without launching, as Triton's ``triton.compile`` does:
 ``compile(ASTSource(fn, signature, constexprs, attrs), target, options)``
 returns a CompiledKernel with the stages for `target` (``GPUTarget("cuda",
-90, 32)`` cross-compiles PTX with no GPU on the machine; no target is the
-current one: the GPU when one is usable, else the interpreter)."""
+90, 32)`` cross-compiles PTX, ``GPUTarget("hip", "gfx942", 64)`` AMDGCN and
+an hsaco, with no GPU on the machine; no target is the current one: the GPU
+when one is usable, else the interpreter).""" 
 
 import ctypes
 
@@ -82,7 +83,8 @@ def _type_entry(ty, divisible):
 
 
 def _cuda_cc(target):
-    """0 for the interpreter, 80/90 for CUDA targets; None: the current."""
+    """0 for the interpreter, 80/90 for CUDA targets, "gfx942" (the arch)
+    for AMD ones; None: the current."""
     if target is None:
         if not _capi.cuda_available()[0]:
             return 0
@@ -91,10 +93,18 @@ def _cuda_cc(target):
     arch = getattr(target, "arch", None)
     if backend == "cpu":
         return 0
+    if backend == "hip":
+        if arch not in ("gfx90a", "gfx942", "gfx950"):
+            raise ValueError("compile: AMD arch %r is not supported (gfx90a, gfx942 "
+                             "and gfx950 are)" % (arch,))
+        if getattr(target, "warp_size", 64) != 64:
+            raise ValueError("compile: AMD targets are compiled for waves of 64 lanes, "
+                             "got warp_size %r" % (target.warp_size,))
+        return arch
     if backend != "cuda":
         raise NotImplementedError(
             "compile: target backend '%s' is not supported (tritium compiles "
-            "for cuda targets and the interpreter)" % backend)
+            "for cuda and hip targets and the interpreter)" % backend)
     if isinstance(arch, str):
         arch = int("".join(ch for ch in arch if ch.isdigit()) or 0)
     if arch not in (80, 86, 89, 90):
@@ -129,8 +139,12 @@ def _compile_signature(fn, kernel, signature, opts, cc, options):
     interpreter)."""
     lib = _capi.lib()
     with _capi.lock:
-        status = lib.tritium_kernel_compile_signature(
-            kernel.handle, signature.encode(), ctypes.byref(opts), cc)
+        if isinstance(cc, str):  # an AMD target
+            status = lib.tritium_kernel_compile_signature_amd(
+                kernel.handle, signature.encode(), ctypes.byref(opts), cc.encode())
+        else:
+            status = lib.tritium_kernel_compile_signature(
+                kernel.handle, signature.encode(), ctypes.byref(opts), cc)
         message = _capi.last_error() if status else ""
     if status:
         from .jit import _raise_status

@@ -505,6 +505,24 @@ tritium_status tritium_kernel_compile_signature(tritium_kernel *kernel,
   });
 }
 
+tritium_status tritium_kernel_compile_signature_amd(tritium_kernel *kernel,
+                                                   const char *signature,
+                                                   const tritium_launch_options *options,
+                                                   const char *amd_arch) {
+  return guarded([&] {
+    if (!kernel || !signature || !amd_arch)
+      return fail(TRITIUM_ERROR_ARGUMENT, !kernel      ? "kernel is null"
+                                          : !signature ? "signature is null"
+                                                       : "amd_arch is null");
+    if (tritium_status s = checkOptions(options))
+      return s;
+    if (auto err = kernel->kernel.compileSignatureForAmd(signature, amd_arch,
+                                                         toOptions(options)))
+      return fail(*err);
+    return TRITIUM_OK;
+  });
+}
+
 tritium_status tritium_kernel_warmup(tritium_kernel *kernel,
                                      const tritium_arg *args, size_t nargs,
                                      const tritium_launch_options *options,

@@ -320,6 +320,12 @@ TRITIUM_API tritium_status tritium_kernels_warmup(tritium_warmup_job *jobs, size
 TRITIUM_API tritium_status tritium_kernel_compile_signature(
     tritium_kernel *kernel, const char *signature,
     const tritium_launch_options *options, int cuda_cc);
+/* The same for an AMD target, `amd_arch` "gfx90a", "gfx942" or "gfx950":
+   the "ttgir", "llir", "amdgcn" and "hsaco" stages (ld.lld links the code
+   object), no GPU needed. */
+TRITIUM_API tritium_status tritium_kernel_compile_signature_amd(
+    tritium_kernel *kernel, const char *signature,
+    const tritium_launch_options *options, const char *amd_arch);
 
 /* ---------------------------------------------------------------------------
  * The specialization the latest launch or warmup of a kernel used.
