@@ -74,8 +74,49 @@ llvm::CmpInst::Predicate fcmpPred(arith::CmpFPredicate p) {
   return P::FCMP_FALSE;
 }
 
-/// Calls libdevice's `__nv_<base>f` / `__nv_<base>` in fp32 or fp64;
-/// half-width floats are computed in fp32.
+} // namespace
+
+/// On AMD, libdevice's `__nv_<name>f` / `__nv_<name>` on fp32 / fp64 values
+/// is ROCm's `__ocml_<name>_f32` / `_f64` (linked from ocml.bc); "" when
+/// the arguments and result are not all fp32 or all fp64.
+static std::string ocmlName(llvm::StringRef nv, llvm::ArrayRef<llvm::Type *> args,
+                            llvm::Type *rt) {
+  if (!nv.starts_with("__nv_"))
+    return "";
+  std::string base = nv.drop_front(5).str();
+  auto all = [&](bool (llvm::Type::*is)() const) {
+    for (llvm::Type *t : args)
+      if (!(t->*is)())
+        return false;
+    return (rt->*is)();
+  };
+  if (all(&llvm::Type::isFloatTy) && base.size() > 1 && base.back() == 'f')
+    return "__ocml_" + base.substr(0, base.size() - 1) + "_f32";
+  if (all(&llvm::Type::isDoubleTy))
+    return "__ocml_" + base + "_f64";
+  return "";
+}
+
+/// A call of libdevice's `name` (NVIDIA), or of ocml's function for it
+/// (AMD) where there is one.
+llvm::Value *tritium::codegen::callMathLibrary(Lowering &L, llvm::StringRef name,
+                                               llvm::ArrayRef<llvm::Value *> args,
+                                               llvm::Type *rt) {
+  std::vector<llvm::Type *> tys;
+  for (llvm::Value *a : args)
+    tys.push_back(a->getType());
+  std::string callee = name.str();
+  if (!L.target.isNvidia())
+    if (std::string o = ocmlName(name, tys, rt); !o.empty())
+      callee = o;
+  auto fn = L.mod.getOrInsertFunction(callee, llvm::FunctionType::get(rt, tys, false));
+  return L.b.CreateCall(fn, args);
+}
+
+namespace {
+
+/// Calls libdevice's `__nv_<base>f` / `__nv_<base>` in fp32 or fp64 (on
+/// AMD ocml's); half-width floats are computed in fp32.
 llvm::Value *libdevice(Lowering &L, llvm::StringRef base,
                        llvm::ArrayRef<llvm::Value *> args) {
   llvm::Type *t = args[0]->getType();
@@ -88,8 +129,7 @@ llvm::Value *libdevice(Lowering &L, llvm::StringRef base,
     tys.push_back(ct);
   }
   std::string name = ("__nv_" + base + (f64 ? "" : "f")).str();
-  auto callee = L.mod.getOrInsertFunction(name, llvm::FunctionType::get(ct, tys, false));
-  llvm::Value *r = L.b.CreateCall(callee, cargs);
+  llvm::Value *r = callMathLibrary(L, name, cargs, ct);
   return r->getType() == t ? r : L.b.CreateFPTrunc(r, t);
 }
 
@@ -338,14 +378,8 @@ llvm::Value *tritium::codegen::emitScalarElementwise(
       return truncRtz(L, a[0], rt);
     return b.CreateFPTrunc(a[0], rt);
   }
-  if (auto ex = dyn_cast<mlir::tile::ExternElementwiseOp>(op)) {
-    std::vector<llvm::Type *> tys;
-    for (llvm::Value *v : a)
-      tys.push_back(v->getType());
-    auto callee = L.mod.getOrInsertFunction(
-        ex.getSymbol(), llvm::FunctionType::get(rt, tys, false));
-    return b.CreateCall(callee, a);
-  }
+  if (auto ex = dyn_cast<mlir::tile::ExternElementwiseOp>(op))
+    return callMathLibrary(L, ex.getSymbol(), a, rt);
   return nullptr;
 }
 

@@ -331,6 +331,12 @@ private:
 llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
                             mlir::Type dstType, bool roundTowardZero);
 
+/// A call of libdevice's function `name` (`__nv_sinf`...) on `args`,
+/// returning `rt`; on AMD ROCm's ocml function for it (`__ocml_sin_f32`)
+/// where the values are all fp32 or all fp64 (ElementwiseToLLVM.cpp).
+llvm::Value *callMathLibrary(Lowering &L, llvm::StringRef name,
+                             llvm::ArrayRef<llvm::Value *> args, llvm::Type *rt);
+
 /// True when `dot` (a tile.dot) runs on tensor cores (mma.sync) for this
 /// compute capability and warp count (DotToLLVM.cpp).
 bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);

@@ -408,7 +408,7 @@ bool finishForAmd(tritium::codegen::LoweredCuda &lowered,
   };
   std::optional<tritium::StageGuard> stage;
   stage.emplace("llvm opt", kernel);
-  if (!optimizeAmdModule(llmod, arch, error))
+  if (!linkOcml(llmod, arch, error) || !optimizeAmdModule(llmod, arch, error))
     return false;
   out.llir = print(llmod);
   out.addStage("llvm opt", lap(clock));

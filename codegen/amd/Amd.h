@@ -31,6 +31,12 @@ std::unique_ptr<TargetInfo> createAmdTargetInfo(const std::string &arch);
 /// The AMDGPU target machine for `arch` (cached per thread; null when the
 /// build has no AMDGPU target).
 llvm::TargetMachine *amdTargetMachine(const std::string &arch);
+/// Path of ROCm's ocml.bc: TRITIUM_OCML, $ROCM_PATH/amdgcn/bitcode, then
+/// Debian's rocm-device-libs (/usr/lib/x86_64-linux-gnu/amdgcn/bitcode).
+std::string findOcml();
+/// Links ocml's functions `m` calls (__ocml_*) and sets ocml's control
+/// constants for `arch`; an error names a function ocml lacks.
+bool linkOcml(llvm::Module &m, const std::string &arch, std::string &error);
 /// Verifies and runs the O3 pipeline.
 bool optimizeAmdModule(llvm::Module &m, const std::string &arch, std::string &error);
 /// The module as AMDGCN assembly (`object` false) or as an ELF relocatable

@@ -10,12 +10,15 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/amd/Amd.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -123,6 +126,11 @@ private:
   std::string arch_;
 };
 
+bool isReadable(const std::string &p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 bool isExecutable(const std::string &p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
@@ -198,6 +206,86 @@ llvm::TargetMachine *tritium::codegen::amdTargetMachine(const std::string &arch)
                                     llvm::CodeGenOptLevel::Aggressive));
   }
   return tm.get();
+}
+
+std::string tritium::codegen::findOcml() {
+  if (const char *e = std::getenv("TRITIUM_OCML"); e && *e)
+    return isReadable(e) ? e : "";
+  std::vector<std::string> dirs;
+  if (const char *r = std::getenv("ROCM_PATH"); r && *r)
+    dirs.push_back(std::string(r) + "/amdgcn/bitcode");
+  for (const char *d : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode",
+                        "/opt/rocm/amdgcn/bitcode"})
+    dirs.push_back(d);
+  for (const std::string &d : dirs)
+    if (isReadable(d + "/ocml.bc"))
+      return d + "/ocml.bc";
+  return "";
+}
+
+bool tritium::codegen::linkOcml(llvm::Module &m, const std::string &arch, std::string &error) {
+  std::vector<std::string> wanted;
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__ocml_"))
+      wanted.push_back(f.getName().str());
+  if (wanted.empty())
+    return true;
+  std::string path = findOcml();
+  if (path.empty()) {
+    error = "the kernel calls math functions (" + wanted.front() +
+            "), which AMD targets take from ROCm's ocml.bc, not found (install "
+            "rocm-device-libs or set TRITIUM_OCML)";
+    return false;
+  }
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    error = "cannot read " + path;
+    return false;
+  }
+  auto lib = llvm::parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
+  if (!lib) {
+    error = "cannot parse " + path + ": " + llvm::toString(lib.takeError());
+    return false;
+  }
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  // The device library's own attributes name a generic target; the
+  // kernel's say the architecture.
+  for (llvm::Function &f : **lib) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+  }
+  if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded)) {
+    error = "linking " + path + " failed";
+    return false;
+  }
+  for (const std::string &name : wanted) {
+    llvm::Function *f = m.getFunction(name);
+    if (f && f->isDeclaration()) {
+      error = "the math function " + name.substr(7) + " is not in ROCm's ocml (" + path +
+              "): not supported on " + arch + " yet";
+      return false;
+    }
+  }
+  // ocml's control constants, as hipcc's defaults set them: IEEE
+  // behaviour, denormals kept, wave64.
+  unsigned isa = arch == "gfx90a" ? 9010 : arch == "gfx942" ? 9402 : 9500;
+  std::pair<const char *, unsigned> controls[] = {
+      {"__oclc_finite_only_opt", 0},  {"__oclc_unsafe_math_opt", 0},
+      {"__oclc_daz_opt", 0},          {"__oclc_correctly_rounded_sqrt32", 1},
+      {"__oclc_wavefrontsize64", 1},  {"__oclc_ISA_version", isa},
+      {"__oclc_ABI_version", 500}};
+  for (auto [name, value] : controls)
+    if (llvm::GlobalVariable *g = m.getGlobalVariable(name)) {
+      auto *t = llvm::cast<llvm::IntegerType>(g->getValueType());
+      g->setInitializer(llvm::ConstantInt::get(t, value));
+      g->setConstant(true);
+      g->setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return true;
 }
 
 bool tritium::codegen::optimizeAmdModule(llvm::Module &m, const std::string &arch,

@@ -77,11 +77,20 @@
 # RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target hip:gfx950 --emit hsaco -o %t.r.hsaco --report 2>&1 | FileCheck %s --check-prefix=REPORT
 # REPORT: kernel softmax_kernel (gfx950, wave64): {{[0-9]+}} SGPRs, {{[0-9]+}} VGPRs, 0 AGPRs, 0 SGPR spills, 0 VGPR spills, 0 bytes static LDS, {{[1-9][0-9]*}} bytes dynamic LDS, 0 bytes scratch, occupancy {{[1-8]}} waves per SIMD, 256 threads per program
 
+# Math functions come from ROCm's ocml (rocm-device-libs), linked and
+# inlined: no call is left.
+# RUN: tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit llir | FileCheck %s --check-prefix=OCML
+# OCML-LABEL: define amdgpu_kernel void @tan_kernel(
+# OCML-NOT: call {{.*}}@__ocml
+# OCML-NOT: declare {{.*}}@__ocml
+
 # Errors name the place and what is missing.
 # RUN: not tritium compile %s --kernel print_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=PRINT
-# PRINT: amd.py:[[@LINE+25]]:{{[0-9]+}}: error: tl.device_print is not supported on hip:gfx942 yet (it runs on the interpreter and on NVIDIA GPUs)
-# RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=TAN
-# TAN: amd.py:[[@LINE+37]]:{{[0-9]+}}: error: this operation is not supported on hip:gfx942 yet (its lowering is libdevice's __nv_tanf)
+# PRINT: amd.py:{{[0-9]+}}:{{[0-9]+}}: error: tl.device_print is not supported on hip:gfx942 yet (it runs on the interpreter and on NVIDIA GPUs)
+# RUN: not tritium compile %s --kernel popc_kernel --signature "*i32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=POPC
+# POPC: amd.py:{{[0-9]+}}:{{[0-9]+}}: error: this operation is not supported on hip:gfx942 yet (its lowering is libdevice's __nv_popc)
+# RUN: env TRITIUM_OCML=%t.missing not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=NO-OCML
+# NO-OCML: the kernel calls math functions (__ocml_tan_f32), which AMD targets take from ROCm's ocml.bc, not found (install rocm-device-libs or set TRITIUM_OCML)
 # RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx1100 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=ARCH
 # ARCH: error: --target: expected cuda:80, cuda:90, hip:gfx90a, hip:gfx942 or hip:gfx950 (got 'hip:gfx1100')
 # RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit ptx 2>&1 | FileCheck %s --check-prefix=EMIT
@@ -129,3 +138,10 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.cons
     a = tl.load(a_ptr + m[:, None] * K + k[None, :])
     b = tl.load(b_ptr + k[:, None] * N + n[None, :])
     tl.store(c_ptr + m[:, None] * N + n[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def popc_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, tl.extra.cuda.libdevice.popc(x))
