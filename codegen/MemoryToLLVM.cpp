@@ -211,7 +211,7 @@ Access accessOf(Lowering &L, Value ptr, Value mask, Value other, llvm::Type *vt)
 
 /// Targets other than NVIDIA: `emit` (an atomic, a volatile load) under a
 /// branch on `pred`; the value is poison where it is off.
-llvm::Value *predicatedAtomic(Lowering &L, llvm::Value *pred, llvm::Type *t,
+llvm::Value *underPredicate(Lowering &L, llvm::Value *pred, llvm::Type *t,
                               const std::function<llvm::Value *()> &emit) {
   auto &b = L.b;
   llvm::Function *fn = b.GetInsertBlock()->getParent();
@@ -271,7 +271,7 @@ LogicalResult load(Lowering &L, Operation *o) {
         for (unsigned i = 0; i < vec; ++i) {
           llvm::Value *m = mask.empty() ? b.getTrue() : mask[g + i];
           llvm::Value *p = vec == 1 ? ptrs[g] : b.CreateConstGEP1_32(et, ptrs[g], i);
-          llvm::Value *x = predicatedAtomic(L, m, et, [&] {
+          llvm::Value *x = underPredicate(L, m, et, [&] {
             auto *ld = b.CreateAlignedLoad(et, p, llvm::Align(elemBits / 8));
             ld->setVolatile(true);
             return ld;
@@ -540,7 +540,7 @@ LogicalResult atomicRmw(Lowering &L, Operation *o) {
     std::vector<llvm::Value *> vals = regsIn(L, op.getVal(), layout);
     return atomicCommon(L, o, op.getPtr(), op.getMask(), vt,
                         [&](unsigned r, llvm::Value *pred) -> llvm::Value * {
-                          return predicatedAtomic(L, pred, vt, [&] {
+                          return underPredicate(L, pred, vt, [&] {
                             return b.CreateAtomicRMW(kind, ptrs[r], vals[r],
                                                      llvm::Align(bits / 8),
                                                      ordering(op.getSem()),
@@ -604,7 +604,7 @@ LogicalResult atomicCas(Lowering &L, Operation *o) {
                                                         : success;
     return atomicCommon(L, o, op.getPtr(), Value(), vt,
                         [&](unsigned r, llvm::Value *pred) -> llvm::Value * {
-                          llvm::Value *res = predicatedAtomic(L, pred, it, [&] {
+                          llvm::Value *res = underPredicate(L, pred, it, [&] {
                             llvm::Value *x = b.CreateAtomicCmpXchg(
                                 ptrs[r], b.CreateBitCast(cmp[r], it),
                                 b.CreateBitCast(val[r], it), llvm::Align(bits / 8), success,
