@@ -524,12 +524,13 @@ LogicalResult dotMma8Bit(Lowering &L, tile::DotOp op) {
   return success();
 }
 
-/// Waves over (M, N) for 32x32 MFMA blocks: the larger extent left per
+/// Waves over (M, N) for B x B MFMA blocks: the larger extent left per
 /// wave is split first.
-std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps) {
+std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps,
+                                        int64_t B) {
   unsigned wm = 1, wn = 1;
   while (wm * wn < numWarps) {
-    int64_t m = M / (32 * wm), n = N / (32 * wn);
+    int64_t m = M / (B * wm), n = N / (B * wn);
     if (m >= 2 && m >= n)
       wm *= 2;
     else if (n >= 2)
@@ -540,21 +541,24 @@ std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps)
   return {wm, wn};
 }
 
-/// A product on v_mfma_f32_32x32x8{f16,bf16_1k} (AMD CDNA, wave64). A is
-/// staged [M, K] and B transposed, [N, K], in shared memory in their own
-/// 16-bit type; each lane then reads its four k values of a block's row
-/// (A) and column (B) as one 8-byte load: lane % 32 picks the row/column,
-/// lane / 32 the k group. The accumulator stays in mfmaAccumulator's
-/// registers, sixteen per 32x32 block.
-LogicalResult dotMfma(Lowering &L, tile::DotOp op) {
+/// A product on v_mfma_f32_32x32x8{f16,bf16_1k} or, with 16x16 blocks,
+/// v_mfma_f32_16x16x16{f16,bf16_1k} (AMD CDNA, wave64). A is staged [M, K]
+/// and B transposed, [N, K], in shared memory in their own 16-bit type;
+/// each lane then reads its four k values of a block's row (A) and column
+/// (B) as one 8-byte load: lane % B picks the row/column, lane / B the k
+/// group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
+/// per block.
+LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool bf16 = aT.getElementType().isBF16();
-  auto [wm, wn] = mfmaWarps(M, N, L.numWarps);
+  unsigned wm = shape.wm, wn = shape.wn;
+  int64_t B = shape.block, kStep = B == 32 ? 8 : 16;
+  unsigned perBlock = unsigned(B * B / 64);
   Lowered a = L.get(op.getA()), bb = L.get(op.getB()), c = L.get(op.getC());
-  if (!c.layout || *c.layout != LinearLayout::mfmaAccumulator(M, N, wm, wn))
+  if (!c.layout || *c.layout != LinearLayout::mfmaAccumulator(M, N, wm, wn, unsigned(B)))
     return L.fail(op, "internal error: an MFMA product's accumulator is not in the MFMA layout");
   llvm::Type *ht = bf16 ? b.getBFloatTy() : b.getHalfTy();
   unsigned bOffset = unsigned(M * K * 2);
@@ -572,37 +576,39 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op) {
   L.barrier();
 
   llvm::Value *lane = L.laneId(), *warp = L.warpId();
-  llvm::Value *l32 = b.CreateAnd(lane, L.i32(31));
-  llvm::Value *kGroup = b.CreateMul(b.CreateLShr(lane, 5), L.i32(4));
+  llvm::Value *lb = b.CreateAnd(lane, L.i32(B - 1));
+  llvm::Value *kGroup = b.CreateMul(b.CreateLShr(lane, llvm::Log2_64(B)), L.i32(4));
   llvm::Value *wmIdx = b.CreateAnd(warp, L.i32(wm - 1));
   llvm::Value *wnIdx = b.CreateLShr(warp, llvm::Log2_32(wm));
-  int64_t MT = M / (32 * wm), NT = N / (32 * wn);
+  int64_t MT = M / (B * wm), NT = N / (B * wn);
   auto *fragTy = llvm::FixedVectorType::get(bf16 ? (llvm::Type *)b.getInt16Ty() : ht, 4);
-  auto *accTy = llvm::FixedVectorType::get(b.getFloatTy(), 16);
+  auto *accTy = llvm::FixedVectorType::get(b.getFloatTy(), perBlock);
   // Row (column) of block mt (nt) this lane reads, times K.
   std::vector<llvm::Value *> aRow, bRow;
   for (int64_t mt = 0; mt < MT; ++mt)
     aRow.push_back(b.CreateMul(
-        b.CreateAdd(b.CreateMul(b.CreateAdd(wmIdx, L.i32(mt * wm)), L.i32(32)), l32),
+        b.CreateAdd(b.CreateMul(b.CreateAdd(wmIdx, L.i32(mt * wm)), L.i32(B)), lb),
         L.i32(K)));
   for (int64_t nt = 0; nt < NT; ++nt)
     bRow.push_back(b.CreateMul(
-        b.CreateAdd(b.CreateMul(b.CreateAdd(wnIdx, L.i32(nt * wn)), L.i32(32)), l32),
+        b.CreateAdd(b.CreateMul(b.CreateAdd(wnIdx, L.i32(nt * wn)), L.i32(B)), lb),
         L.i32(K)));
   std::vector<llvm::Value *> acc(MT * NT);
   for (int64_t blk = 0; blk < MT * NT; ++blk) {
     llvm::Value *v = llvm::PoisonValue::get(accTy);
-    for (unsigned i = 0; i < 16; ++i)
-      v = b.CreateInsertElement(v, c.regs[16 * blk + i], uint64_t(i));
+    for (unsigned i = 0; i < perBlock; ++i)
+      v = b.CreateInsertElement(v, c.regs[perBlock * blk + i], uint64_t(i));
     acc[blk] = v;
   }
-  auto id = bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x8bf16_1k
-                 : llvm::Intrinsic::amdgcn_mfma_f32_32x32x8f16;
+  auto id = B == 32 ? (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x8bf16_1k
+                            : llvm::Intrinsic::amdgcn_mfma_f32_32x32x8f16)
+                    : (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x16bf16_1k
+                            : llvm::Intrinsic::amdgcn_mfma_f32_16x16x16f16);
   auto frag = [&](llvm::Value *rowTimesK, int64_t kt, unsigned offset) {
-    llvm::Value *idx = b.CreateAdd(rowTimesK, b.CreateAdd(kGroup, L.i32(kt * 8)));
+    llvm::Value *idx = b.CreateAdd(rowTimesK, b.CreateAdd(kGroup, L.i32(kt * kStep)));
     return b.CreateAlignedLoad(fragTy, L.sharedPtr(ht, idx, offset), llvm::Align(8));
   };
-  for (int64_t kt = 0; kt < K / 8; ++kt) {
+  for (int64_t kt = 0; kt < K / kStep; ++kt) {
     std::vector<llvm::Value *> af, bf;
     for (llvm::Value *r : aRow)
       af.push_back(frag(r, kt, 0));
@@ -617,16 +623,17 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op) {
   }
   std::vector<llvm::Value *> out(c.regs.size());
   for (int64_t blk = 0; blk < MT * NT; ++blk)
-    for (unsigned i = 0; i < 16; ++i)
-      out[16 * blk + i] = b.CreateExtractElement(acc[blk], uint64_t(i));
+    for (unsigned i = 0; i < perBlock; ++i)
+      out[perBlock * blk + i] = b.CreateExtractElement(acc[blk], uint64_t(i));
   L.set(op, Lowered{c.layout, out});
   return success();
 }
 
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
-  if (!L.target.isNvidia() && dotUsesMfma(op, L.numWarps))
-    return dotMfma(L, op);
+  if (!L.target.isNvidia())
+    if (MfmaShape mf = dotMfmaShape(op, L.numWarps); mf.block)
+      return dotMfma(L, op, mf);
   if (dotUsesWgmma(op, parseCudaTarget(L.target.name()), L.numWarps))
     return L.fail(op, "internal error: a wgmma product not issued as a tgpu.wgmma group");
   if (mmaEligible(L, op)) {
@@ -772,28 +779,29 @@ tritium::codegen::assignedMmaWarps(tile::DotOp op, unsigned numWarps, unsigned c
   return dotMmaWarps(op, numWarps, computeCapability);
 }
 
-bool tritium::codegen::dotUsesMfma(Operation *o, unsigned numWarps) {
+MfmaShape tritium::codegen::dotMfmaShape(Operation *o, unsigned numWarps) {
   auto op = dyn_cast<tile::DotOp>(o);
   if (!op)
-    return false;
+    return {};
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto bT = cast<RankedTensorType>(op.getB().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
   if (cT.getRank() != 2 || !cT.getElementType().isF32())
-    return false;
+    return {};
   Type ae = aT.getElementType();
   if (ae != bT.getElementType() || !(ae.isF16() || ae.isBF16()))
-    return false;
+    return {};
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  if (M % 32 || N % 32 || K % 8)
-    return false;
-  auto [wm, wn] = mfmaWarps(M, N, numWarps);
-  return wm * wn == numWarps;
-}
-
-std::pair<unsigned, unsigned> tritium::codegen::dotMfmaWarps(Operation *o, unsigned numWarps) {
-  auto cT = cast<RankedTensorType>(cast<tile::DotOp>(o).getC().getType());
-  return mfmaWarps(cT.getShape()[0], cT.getShape()[1], numWarps);
+  // 32x32x8 where every wave gets blocks of its own, else 16x16x16.
+  for (int64_t B : {32, 16}) {
+    int64_t kStep = B == 32 ? 8 : 16;
+    if (M % B || N % B || K % kStep)
+      continue;
+    auto [wm, wn] = mfmaWarps(M, N, numWarps, B);
+    if (wm * wn == numWarps)
+      return MfmaShape{unsigned(B), wm, wn};
+  }
+  return {};
 }
 
 bool tritium::codegen::dotUsesMma(Operation *o, unsigned computeCapability,

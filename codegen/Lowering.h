@@ -340,11 +340,14 @@ llvm::Value *callMathLibrary(Lowering &L, llvm::StringRef name,
 /// True when `dot` (a tile.dot) runs on tensor cores (mma.sync) for this
 /// compute capability and warp count (DotToLLVM.cpp).
 bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
-/// Whether a product runs on AMD's v_mfma_f32_32x32x8 (fp16 or bf16
-/// operands, an fp32 accumulator, 2-D, every wave a 32x32 block of its
-/// own), and the waves over (M, N) it takes.
-bool dotUsesMfma(mlir::Operation *dot, unsigned numWarps);
-std::pair<unsigned, unsigned> dotMfmaWarps(mlir::Operation *dot, unsigned numWarps);
+/// Whether a product runs on AMD's MFMA (fp16 or bf16 operands, an fp32
+/// accumulator, 2-D, every wave a block of its own): v_mfma_f32_32x32x8
+/// where 32x32 blocks allow that, else v_mfma_f32_16x16x16. The block size
+/// (32, 16; 0: no MFMA) and the waves over (M, N) it takes.
+struct MfmaShape {
+  unsigned block = 0, wm = 1, wn = 1;
+};
+MfmaShape dotMfmaShape(mlir::Operation *dot, unsigned numWarps);
 /// True when `dot` runs on Hopper's warpgroup MMA (wgmma, sm_90a) for this
 /// compute capability and warp count (nvidia/WgmmaToLLVM.cpp): a
 /// tgpu.wgmma, or a tile.dot that becomes one; such a tile.dot also

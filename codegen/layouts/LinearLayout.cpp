@@ -192,16 +192,26 @@ LinearLayout LinearLayout::mmaAccumulator(int64_t M, int64_t N, unsigned wm, uns
   return LinearLayout({M, N}, reg, lane, warp);
 }
 
-LinearLayout LinearLayout::mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn) {
-  // v_mfma_f32_32x32x8 (wave64): lane % 32 is the column, lane / 32 four
-  // rows down; register r is row (r % 4) + 8 * (r / 4).
-  std::vector<Coord> reg = {{1, 0}, {2, 0}, {8, 0}, {16, 0}};
-  std::vector<Coord> lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}};
+LinearLayout LinearLayout::mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn,
+                                           unsigned block) {
+  std::vector<Coord> reg, lane;
+  if (block == 16) {
+    // v_mfma_f32_16x16x16: lane % 16 is the column, lane / 16 four rows
+    // down; register r is row r of those four.
+    reg = {{1, 0}, {2, 0}};
+    lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {4, 0}, {8, 0}};
+  } else {
+    // v_mfma_f32_32x32x8: lane % 32 is the column, lane / 32 four rows
+    // down; register r is row (r % 4) + 8 * (r / 4).
+    reg = {{1, 0}, {2, 0}, {8, 0}, {16, 0}};
+    lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}};
+  }
+  int64_t B = block;
   std::vector<Coord> warp;
-  repeat2d(warp, 32, M, log2Ceil(wm), false);
-  repeat2d(warp, 32, N, log2Ceil(wn), true);
-  repeat2d(reg, 32 * wn, N, log2Ceil(std::max<int64_t>(1, N / (32 * wn))), true);
-  repeat2d(reg, 32 * wm, M, log2Ceil(std::max<int64_t>(1, M / (32 * wm))), false);
+  repeat2d(warp, B, M, log2Ceil(wm), false);
+  repeat2d(warp, B, N, log2Ceil(wn), true);
+  repeat2d(reg, B * wn, N, log2Ceil(std::max<int64_t>(1, N / (B * wn))), true);
+  repeat2d(reg, B * wm, M, log2Ceil(std::max<int64_t>(1, M / (B * wm))), false);
   return LinearLayout({M, N}, reg, lane, warp);
 }
 

@@ -96,12 +96,15 @@ public:
   /// hold replicas. Consecutive register pairs are the instruction's
   /// 32-bit A registers.
   static LinearLayout mmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn);
-  /// The accumulator of AMD's v_mfma_f32_32x32x8 (wave64) over [M, N] with
-  /// `wm` x `wn` waves: lane % 32 is the column, lane / 32 four rows down,
-  /// register r row (r % 4) + 8 * (r / 4) of a 32x32 block; waves tile (M,
-  /// N) in 32x32 blocks, M first; then repeats over N, then M. Registers
-  /// 16 * b .. 16 * b + 15 are one instruction's accumulator.
-  static LinearLayout mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn);
+  /// The accumulator of AMD's MFMA (wave64) over [M, N] with `wm` x `wn`
+  /// waves, in `block` x `block` blocks: for v_mfma_f32_32x32x8 (block 32)
+  /// lane % 32 is the column, lane / 32 four rows down, register r row
+  /// (r % 4) + 8 * (r / 4); for v_mfma_f32_16x16x16 (block 16) lane % 16 is
+  /// the column, lane / 16 four rows down, register r row r. Waves tile (M,
+  /// N) in blocks, M first; then repeats over N, then M. Each block's
+  /// registers (16 or 4) in a row are one instruction's accumulator.
+  static LinearLayout mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn,
+                                      unsigned block = 32);
   /// The accumulator of wgmma m64nNk over [M, N] with `wgm` x `wgn`
   /// warpgroups: each warpgroup owns a contiguous [64, N / wgn] block per
   /// m64 step; its four warps take 16 rows each, with the lanes and

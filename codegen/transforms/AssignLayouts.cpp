@@ -595,9 +595,10 @@ LogicalResult Assigner::op(Operation *op) {
   }
   if (auto d = dyn_cast<tile::DotOp>(op)) {
     auto ct = d.getType();
-    if (o.mfma && dotUsesMfma(d, o.numWarps)) {
-      auto [wm, wn] = dotMfmaWarps(d, o.numWarps);
-      set(d, share(LinearLayout::mfmaAccumulator(ct.getShape()[0], ct.getShape()[1], wm, wn)));
+    MfmaShape mf = o.mfma ? dotMfmaShape(d, o.numWarps) : MfmaShape{};
+    if (mf.block) {
+      set(d, share(LinearLayout::mfmaAccumulator(ct.getShape()[0], ct.getShape()[1], mf.wm,
+                                                 mf.wn, mf.block)));
     } else if (dotUsesMma(d, o.computeCapability, o.numWarps)) {
       int64_t M = ct.getShape()[0], N = ct.getShape()[1];
       auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);

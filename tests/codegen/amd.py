@@ -57,9 +57,9 @@
 # LLIR: cmpxchg ptr addrspace(1) {{.*}} syncscope("agent") acq_rel acquire
 # LLIR: "amdgpu-flat-work-group-size"="1,256"
 
-# Products with fp16/bf16 operands and an fp32 accumulator whose 32x32
-# blocks give every wave its own run on MFMA (v_mfma_f32_32x32x8, four per
-# k step of 32 here); others on the FMA path.
+# Products with fp16/bf16 operands and an fp32 accumulator whose blocks
+# give every wave its own run on MFMA (v_mfma_f32_32x32x8, four per k step
+# of 32 here); others on the FMA path.
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,leaky_relu" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA
 # MFMA-COUNT-4: v_mfma_f32_32x32x8_f16
 # MFMA-NOT: v_mfma
@@ -67,8 +67,15 @@
 # RUN: tritium compile %s --kernel dot_kernel --signature "*bf16:16,*bf16:16,*fp32:16,128,64,32" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=MFMA-BF16
 # MFMA-BF16-COUNT-8: v_mfma_f32_32x32x8bf16_1k
 # MFMA-BF16-NOT: v_mfma
+# Tiles whose 32x32 blocks leave waves idle take v_mfma_f32_16x16x16.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,32,32,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA16
+# MFMA16-COUNT-2: v_mfma_f32_16x16x16_f16
+# MFMA16-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*bf16:16,*bf16:16,*fp32:16,64,64,64" --target hip:gfx942 --num-warps 8 --emit amdgcn | FileCheck %s --check-prefix=MFMA16-BF16
+# MFMA16-BF16-COUNT-8: v_mfma_f32_16x16x16_bf16
+# MFMA16-BF16-NOT: v_mfma
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp32:16,*fp32:16,*fp32:16,64,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
-# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,32,32,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,16,16,16" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # NO-MFMA-NOT: v_mfma
 # NO-MFMA: v_fma
 # NO-MFMA-NOT: v_mfma

@@ -186,7 +186,7 @@ TEST_CASE("mma.sync fragments: accumulator and operand A as PTX places them",
                                            LinearLayout::mmaOperandA(128, 64, 4, 2)));
 }
 
-TEST_CASE("MFMA accumulator: v_mfma_f32_32x32x8 as the CDNA ISA places it", "[layout]") {
+TEST_CASE("MFMA accumulators: v_mfma_f32_32x32x8 and 16x16x16 as the CDNA ISA places them", "[layout]") {
   // One 32x32 block per wave of 64 lanes: D[i][j] with j = lane % 32 and
   // i = 8 * (r / 4) + 4 * (lane / 32) + r % 4 for register r < 16.
   auto acc = LinearLayout::mfmaAccumulator(32, 32, 1, 1);
@@ -196,6 +196,15 @@ TEST_CASE("MFMA accumulator: v_mfma_f32_32x32x8 as the CDNA ISA places it", "[la
     for (unsigned r = 0; r < 16; ++r)
       CHECK(acc.apply(r, lane, 0) ==
             Coord{int64_t(8 * (r / 4) + 4 * (lane / 32) + r % 4), int64_t(lane % 32)});
+  // v_mfma_f32_16x16x16: D[4 * (lane / 16) + r][lane % 16], r < 4.
+  auto acc16 = LinearLayout::mfmaAccumulator(16, 16, 1, 1, 16);
+  REQUIRE(acc16.numRegs() == 4);
+  REQUIRE(acc16.numLanes() == 64);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned r = 0; r < 4; ++r)
+      CHECK(acc16.apply(r, lane, 0) == Coord{int64_t(4 * (lane / 16) + r), int64_t(lane % 16)});
+  for (auto &[c, n] : coverage(LinearLayout::mfmaAccumulator(64, 64, 2, 4, 16)))
+    CHECK(n == 1);
   // Waves tile M first, then N; registers repeat over N, then M: register
   // 16 * (nt + NT * mt) + r is block (mt, nt) of the wave's.
   auto big = LinearLayout::mfmaAccumulator(128, 128, 2, 2);
