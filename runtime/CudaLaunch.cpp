@@ -33,7 +33,14 @@ using namespace tritium::rt;
 namespace tritium::rt {
 struct CudaCompiled {
   std::string name;
+  /// Loaded on the device it was compiled for (null when cross-compiled).
   std::unique_ptr<cuda::CudaKernel> kernel;
+  /// The ptxas architecture ("sm_90a").
+  std::string arch;
+  /// The same module loaded on other devices of the machine, on the first
+  /// launch there.
+  std::mutex othersMutex;
+  std::map<int, std::unique_ptr<cuda::CudaKernel>> others;
   unsigned numWarps = 4;
   unsigned sharedBytes = 0;
   /// Global scratch memory per program, passed after the parameters.
@@ -140,6 +147,7 @@ Expected<CudaJobPtr> prepareCuda(mlir::ModuleOp module, const std::string &kerne
   job->out = std::make_shared<CudaCompiled>();
   CudaCompiled &out = *job->out;
   out.name = kernel;
+  out.arch = arch;
   out.paramKinds = codegen::paramKinds(func);
   KernelCache cache;
   if (auto entry = cache.lookup(job->key)) {
@@ -382,13 +390,46 @@ void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
   }
 }
 
+namespace {
+/// The module of `k` loaded on `dev`: the one it was compiled for, or a
+/// copy of the same image loaded there on first use.
+Expected<cuda::CudaKernel *> kernelOn(CudaCompiled &k, cuda::CudaDevice &dev) {
+  if (!k.kernel)
+    return Error{"kernel '" + k.name + "' is not loaded on a GPU", Error::Runtime};
+  if (k.kernel->device() == &dev)
+    return k.kernel.get();
+  std::lock_guard<std::mutex> lock(k.othersMutex);
+  auto it = k.others.find(dev.ordinal());
+  if (it != k.others.end())
+    return it->second.get();
+  if (dev.arch() != k.arch)
+    return Error{"kernel '" + k.name + "' was compiled for " + k.arch + " (device " +
+                     std::to_string(k.kernel->device()->ordinal()) + "), but its tensors are "
+                     "on device " + std::to_string(dev.ordinal()) + " (" + dev.arch() + ", " +
+                     dev.name() + "); one process runs a kernel on devices of one "
+                     "architecture",
+                 Error::Runtime};
+  auto image = k.artifacts.find("kernel.cubin");
+  bool isPtx = image == k.artifacts.end();
+  if (isPtx)
+    image = k.artifacts.find("kernel.ptx");
+  if (image == k.artifacts.end())
+    return Error{"kernel '" + k.name + "' has no image to load on device " +
+                     std::to_string(dev.ordinal()),
+                 Error::Runtime};
+  auto loaded = dev.loadModule(image->second, isPtx, k.name);
+  if (!loaded)
+    return loaded.error();
+  cuda::CudaKernel *out = loaded->get();
+  k.others[dev.ordinal()] = std::move(*loaded);
+  return out;
+}
+} // namespace
+
 std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
                                              const std::vector<const Arg *> &args,
                                              const std::function<std::string(size_t)> &argName,
                                              void *stream) {
-  cuda::CudaDevice *dev = cuda::CudaDevice::get();
-  if (!dev)
-    return Error{"no CUDA device", Error::Runtime};
   if (args.size() != k.paramKinds.size())
     return Error{"kernel '" + k.name + "' takes " + std::to_string(k.paramKinds.size()) +
                      " runtime arguments, got " + std::to_string(args.size()),
@@ -407,6 +448,10 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
     storage = storageHeap.data();
     params = paramsHeap.data();
   }
+  // The device the launch runs on: the one its tensors are on, else the
+  // default device.
+  size_t deviceArg = SIZE_MAX;
+  int deviceOrdinal = -1;
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg &a = *args[i];
     char kind = k.paramKinds[i];
@@ -417,13 +462,27 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
         return Error{"argument '" + argName(i) + "' expects a pointer (device tensor)",
                      Error::Argument};
       uint64_t p = uint64_t(reinterpret_cast<uintptr_t>(a.data));
-      // A host pointer would fault inside the kernel: name it here instead.
-      if (!dev->knownDevicePointer(p) &&
-          dev->checkDevicePointer(p, "argument '" + argName(i) + "'"))
-        return Error{"argument '" + argName(i) + "' is not CUDA device memory (pass "
-                     "tensors on the cuda device, or CPU tensors to run on the "
-                     "interpreter)",
-                     Error::Argument};
+      if (p) {
+        // A host pointer would fault inside the kernel: name it here
+        // instead. The tensors choose the device; they must agree on it.
+        auto ordinal = cuda::CudaDevice::deviceOf(p, "argument '" + argName(i) + "'");
+        if (!ordinal)
+          return Error{"argument '" + argName(i) + "' is not CUDA device memory (pass "
+                       "tensors on a cuda device, or CPU tensors to run on the "
+                       "interpreter)",
+                       Error::Argument};
+        if (deviceArg == SIZE_MAX) {
+          deviceArg = i;
+          deviceOrdinal = *ordinal;
+        } else if (*ordinal != deviceOrdinal) {
+          return Error{"arguments '" + argName(deviceArg) + "' and '" + argName(i) +
+                           "' are on different devices (cuda:" +
+                           std::to_string(deviceOrdinal) + " and cuda:" +
+                           std::to_string(*ordinal) +
+                           "); a launch's tensors must all be on one device",
+                       Error::Argument};
+        }
+      }
       std::memcpy(slot, &p, 8);
     } else if (kind == 'f' || kind == 'd') {
       double d = a.kind == Arg::Float ? a.f : double(a.i);
@@ -457,17 +516,26 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
     return Error{"grid [" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
                      std::to_string(grid.z) + "] exceeds the device's limits",
                  Error::Argument};
+  std::string why;
+  cuda::CudaDevice *dev = deviceArg == SIZE_MAX ? cuda::CudaDevice::get(&why)
+                                                : cuda::CudaDevice::get(deviceOrdinal, &why);
+  if (!dev)
+    return Error{"no CUDA device: " + why, Error::Runtime};
+  auto function = kernelOn(k, *dev);
+  if (!function)
+    return function.error();
   // The kernel's global scratch memory (tensor maps made on the device):
-  // one buffer per stream, grown as launches need, so that launches on one
-  // stream reuse it in order and launches on others never share it.
+  // one buffer per device and stream, grown as launches need, so that
+  // launches on one stream reuse it in order and launches on others never
+  // share it.
   uint64_t scratch = 0;
   if (k.globalScratchBytes && grid.x && grid.y && grid.z) {
     static std::mutex mutex;
     // Never destroyed: freeing at exit could outlive the context.
-    static auto *buffers = new std::map<void *, cuda::DeviceBuffer>;
+    static auto *buffers = new std::map<std::pair<int, void *>, cuda::DeviceBuffer>;
     size_t need = size_t(k.globalScratchBytes) * grid.x * grid.y * grid.z;
     std::lock_guard<std::mutex> lock(mutex);
-    cuda::DeviceBuffer &buf = (*buffers)[stream];
+    cuda::DeviceBuffer &buf = (*buffers)[{dev->ordinal(), stream}];
     if (buf.size() < need) {
       size_t grown = std::max(need, 2 * buf.size());
       if (buf.size()) // the kernels still using it finish first
@@ -483,7 +551,7 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
   }
   if (k.globalScratchBytes)
     params[args.size()] = &scratch;
-  return dev->launch(*k.kernel, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
+  return dev->launch(**function, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
                      int(k.numWarps), k.sharedBytes, params,
                      static_cast<cuda::CUstream>(stream));
 }

@@ -48,7 +48,7 @@ static PyObject *g_get_device;   /* torch._C._cuda_getDevice */
 static PyObject *g_host_array;   /* numpy.ndarray, or NULL */
 static int g_enabled = 1;        /* 0 while a profiler records launches */
 
-static PyObject *s_dtype, *s_is_cuda, *s_data_ptr, *s_handle, *s_acquire,
+static PyObject *s_dtype, *s_is_cuda, *s_data_ptr, *s_get_device, *s_handle, *s_acquire,
     *s_release, *s_kernel_attr, *s_name_attr;
 
 /* -- Launcher -------------------------------------------------------------*/
@@ -255,9 +255,10 @@ static PyObject *get(PyObject *obj, PyObject *name, int call) {
 enum { DEV_NONE = 0, DEV_HOST = 1, DEV_CUDA = 2 };
 
 /* Packs the torch tensor `v` into `arg`; 0 when it is not a CUDA tensor of
-   a known dtype. Its extent goes as 0: a GPU launch does not read it (see
-   tritium_arg), and leaving it out saves reading the shape and strides. */
-static int pack_tensor(PyObject *v, tritium_arg *arg) {
+   a known dtype, or not on device `*index` (-1: any, set to the tensor's).
+   Its extent goes as 0: a GPU launch does not read it (see tritium_arg),
+   and leaving it out saves reading the shape and strides. */
+static int pack_tensor(PyObject *v, tritium_arg *arg, long *index) {
   PyObject *dt = get(v, s_dtype, 0);
   if (!dt)
     return 0;
@@ -274,6 +275,19 @@ static int pack_tensor(PyObject *v, tritium_arg *arg) {
     return 0;
   }
   Py_DECREF(cuda);
+  PyObject *where = get(v, s_get_device, 1);
+  if (!where)
+    return 0;
+  long ordinal = PyLong_AsLong(where);
+  Py_DECREF(where);
+  if (ordinal < 0) {
+    PyErr_Clear();
+    return 0;
+  }
+  if (*index < 0)
+    *index = ordinal;
+  else if (ordinal != *index)
+    return 0; /* tensors on two devices: Python names them */
   PyObject *ptr = get(v, s_data_ptr, 1);
   if (!ptr)
     return 0;
@@ -382,6 +396,7 @@ static PyObject *launch(Launcher *l, PyObject *grid, PyObject *args,
   PyObject *kernel = NULL;
   PyObject *options, *debug;
   int device = DEV_NONE;
+  long index = -1; /* the CUDA device the tensors are on */
 
   if (!g_enabled || !g_launch)
     return call_slow(l, grid, args, kwargs);
@@ -507,7 +522,7 @@ static PyObject *launch(Launcher *l, PyObject *grid, PyObject *args,
       a->value.f = PyFloat_AsDouble(v);
     } else if (g_tensor_type &&
                PyType_IsSubtype(Py_TYPE(v), (PyTypeObject *)g_tensor_type)) {
-      if (device == DEV_HOST || !pack_tensor(v, a))
+      if (device == DEV_HOST || !pack_tensor(v, a, &index))
         goto slow;
       a->flags = l->rtflags[r];
       device = DEV_CUDA;
@@ -561,7 +576,9 @@ static PyObject *launch(Launcher *l, PyObject *grid, PyObject *args,
 
   if (device == DEV_CUDA) {
     opts.device = TRITIUM_DEVICE_CUDA;
-    PyObject *dev = PyObject_CallFunctionObjArgs(g_get_device, NULL);
+    /* torch's current stream on the tensors' device */
+    PyObject *dev = index >= 0 ? PyLong_FromLong(index)
+                               : PyObject_CallFunctionObjArgs(g_get_device, NULL);
     PyObject *stream =
         dev ? PyObject_CallFunctionObjArgs(g_get_stream, dev, NULL) : NULL;
     Py_XDECREF(dev);
@@ -896,6 +913,7 @@ static int intern(PyObject **slot, const char *text) {
 PyMODINIT_FUNC PyInit_tritium_launch(void) {
   if (intern(&s_dtype, "dtype") || intern(&s_is_cuda, "is_cuda") ||
       intern(&s_data_ptr, "data_ptr") || intern(&s_handle, "handle") ||
+      intern(&s_get_device, "get_device") ||
       intern(&s_acquire, "acquire") || intern(&s_release, "release") ||
       intern(&s_kernel_attr, "_kernel") || intern(&s_name_attr, "_name"))
     return NULL;

@@ -157,7 +157,9 @@ def _torch_packer(torch):
             if state.device is not None or state.copies or \
                     not _capi.cuda_available()[0]:
                 return _pack_generic(name, value, flags)
-            state.note(name, "cuda")
+            state.note(name, "cuda", value.get_device())
+        elif value.get_device() != state.index:
+            return _pack_generic(name, value, flags)  # names both devices
         return _PACK_BUFFER(buffer_kind, flags, value.data_ptr(), nbytes, dt)
 
     return pack
@@ -305,20 +307,22 @@ class _LaunchState(threading.local):
 
     def reset(self):
         self.device = None  # None, "cpu" or "cuda"
+        self.index = None  # the CUDA device's ordinal
         self.first = None
         self.copies = []
 
-    def note(self, name, device):
+    def note(self, name, device, index=None):
         if self.device is None:
-            self.device, self.first = device, name
-        elif self.device != device:
+            self.device, self.index, self.first = device, index, name
+        elif self.device != device or self.index != index:
             raise ValueError(
                 "argument '%s' is on %s but argument '%s' is on %s; pass all "
-                "tensors on one device" % (name, device, self.first,
-                                            self.device))
+                "tensors on one device" % (name, _where(device, index),
+                                            self.first,
+                                            _where(self.device, self.index)))
 
     def cuda_tensor(self, name, value):
-        self.note(name, "cuda")
+        self.note(name, "cuda", _cuda_index(value))
         ok, why = _capi.cuda_available()
         if ok:
             return value
@@ -343,8 +347,22 @@ class _LaunchState(threading.local):
 _launch_state = _LaunchState()
 
 
-def _current_stream():
-    """torch's current CUDA stream (a CUstream as an int), or 0."""
+def _where(device, index):
+    """'cpu', 'cuda:1'."""
+    return device if index is None else "%s:%d" % (device, index)
+
+
+def _cuda_index(value):
+    """The ordinal of the CUDA device a tensor is on."""
+    get = getattr(value, "get_device", None)
+    if get is not None:
+        return get()
+    return getattr(getattr(value, "device", None), "index", None) or 0
+
+
+def _current_stream(index=None):
+    """torch's current CUDA stream on device `index` (default: torch's
+    current device), a CUstream as an int, or 0."""
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
@@ -352,11 +370,12 @@ def _current_stream():
         # What torch.cuda.current_stream().cuda_stream reads, without
         # making a Stream object (as Triton's launcher does).
         c = torch._C
-        return c._cuda_getCurrentRawStream(c._cuda_getDevice())
+        return c._cuda_getCurrentRawStream(
+            c._cuda_getDevice() if index is None else index)
     except Exception:  # noqa: BLE001 - an older torch: the public way
         pass
     try:
-        return torch.cuda.current_stream().cuda_stream
+        return torch.cuda.current_stream(index).cuda_stream
     except Exception:  # noqa: BLE001 - no usable torch.cuda: the default
         return 0
 
@@ -364,10 +383,11 @@ def _current_stream():
 _DEVICE_OPTIONS = {}
 
 
-def _with_device(options, device):
+def _with_device(options, device, index=None):
     """Packed launch options with the `device` field set; a GPU launch goes
-    on torch's current stream. (Cached per options, device and stream.)"""
-    stream = _current_stream() if device == _capi.DEVICE_CUDA else 0
+    on torch's current stream of the tensors' device `index`. (Cached per
+    options, device and stream.)"""
+    stream = _current_stream(index) if device == _capi.DEVICE_CUDA else 0
     key = (options, device, stream)
     out = _DEVICE_OPTIONS.get(key)
     if out is None:

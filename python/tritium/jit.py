@@ -708,7 +708,8 @@ class JITFunction(KernelInterface):
         if state.device == "cuda":
             options = _with_device(options, _capi.DEVICE_CUDA
                                    if state.use_gpu()
-                                   else _capi.DEVICE_INTERPRETER)
+                                   else _capi.DEVICE_INTERPRETER,
+                                   state.index)
         if callable(grid):
             grid = grid(dict(zip(self.arg_names, values)))
         cgrid = None
@@ -766,7 +767,7 @@ class JITFunction(KernelInterface):
         opts = self._options(options)
         if state.use_gpu():
             opts.device = _capi.DEVICE_CUDA
-            opts.stream = _current_stream() or None
+            opts.stream = _current_stream(state.index) or None
         lib = _capi.lib()
         if warmup:
             sig = ctypes.c_char_p()

@@ -1,6 +1,7 @@
 //===- CudaDevice.cpp - one CUDA GPU: modules, launches, buffers ----------===//
 //
-// The device singleton (driver init, primary context, attributes), module
+// The devices (driver init, one primary context per GPU, attributes, which
+// device a pointer lives on), module
 // loading through the driver JIT with its logs, launches with the dynamic
 // shared memory opt-in, and the RAII buffer, event and stream wrappers.
 //
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <utility>
 
 namespace tritium::cuda {
@@ -54,88 +56,192 @@ std::string trimLog(const char *buf, size_t cap) {
 // The device
 //===----------------------------------------------------------------------===//
 
-CudaDevice *CudaDevice::get(std::string *whyNot) {
-  static std::string reason;
-  static CudaDevice *device = []() -> CudaDevice * {
+namespace {
+/// The driver, initialized once, and how many devices it sees; `reason`
+/// says why there is no usable driver when `driver` is null.
+struct DriverState {
+  const CudaDriver *driver = nullptr;
+  int count = 0;
+  int defaultOrdinal = 0;
+  std::string reason;
+};
+
+const DriverState &driverState() {
+  static const DriverState state = [] {
+    DriverState s;
     std::string why;
     const CudaDriver *drv = CudaDriver::get(&why);
     if (!drv) {
-      reason = "CUDA driver not available: " + why;
-      return nullptr;
+      s.reason = "CUDA driver not available: " + why;
+      return s;
     }
     if (CUresult r = drv->cuInit(0)) {
-      reason = drv->errorText("cuInit", r);
-      return nullptr;
+      s.reason = drv->errorText("cuInit", r);
+      return s;
     }
-    int count = 0;
-    if (CUresult r = drv->cuDeviceGetCount(&count)) {
-      reason = drv->errorText("cuDeviceGetCount", r);
-      return nullptr;
+    if (CUresult r = drv->cuDeviceGetCount(&s.count)) {
+      s.reason = drv->errorText("cuDeviceGetCount", r);
+      return s;
     }
-    if (count == 0) {
-      reason = "no CUDA device";
-      return nullptr;
+    if (s.count == 0) {
+      s.reason = "no CUDA device";
+      return s;
     }
-    int ordinal = 0;
     if (const char *env = std::getenv("TRITIUM_CUDA_DEVICE"); env && *env) {
       char *end = nullptr;
       long v = std::strtol(env, &end, 10);
-      if (*end || v < 0 || v >= count) {
-        reason = "TRITIUM_CUDA_DEVICE=" + std::string(env) +
-                 " is not a device ordinal (this machine has " +
-                 std::to_string(count) + " CUDA device(s))";
-        return nullptr;
+      if (*end || v < 0 || v >= s.count) {
+        s.reason = "TRITIUM_CUDA_DEVICE=" + std::string(env) +
+                   " is not a device ordinal (this machine has " +
+                   std::to_string(s.count) + " CUDA device(s))";
+        return s;
       }
-      ordinal = int(v);
+      s.defaultOrdinal = int(v);
     }
-
-    auto *dev = new CudaDevice();
-    dev->driver_ = drv;
-    dev->ordinal_ = ordinal;
-    auto fail = [&](const std::string &op, CUresult r) -> CudaDevice * {
-      reason = drv->errorText(op, r);
-      delete dev;
-      return nullptr;
-    };
-    if (CUresult r = drv->cuDeviceGet(&dev->device_, ordinal))
-      return fail("cuDeviceGet", r);
-    char name[256] = {};
-    if (CUresult r = drv->cuDeviceGetName(name, sizeof name - 1, dev->device_))
-      return fail("cuDeviceGetName", r);
-    dev->name_ = name;
-    int major = 0, minor = 0;
-    struct {
-      CUdevice_attribute attr;
-      int *out;
-    } attrs[] = {
-        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
-        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
-        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &dev->numSMs_},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-         &dev->maxSharedPerBlock_},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-         &dev->maxSharedPerBlockOptin_},
-    };
-    for (auto &a : attrs)
-      if (CUresult r = drv->cuDeviceGetAttribute(a.out, a.attr, dev->device_))
-        return fail("cuDeviceGetAttribute", r);
-    dev->computeCapability_ = major * 10 + minor;
-    // The primary context is shared with the CUDA runtime, so tensors torch
-    // allocated are valid in it and kernels launched here order with its
-    // work on the same streams.
-    if (CUresult r =
-            drv->cuDevicePrimaryCtxRetain(&dev->context_, dev->device_))
-      return fail("cuDevicePrimaryCtxRetain", r);
-    if (auto err = dev->makeCurrent()) {
-      reason = err->message;
-      delete dev;
-      return nullptr;
-    }
-    return dev;
+    s.driver = drv;
+    return s;
   }();
-  if (!device && whyNot)
-    *whyNot = reason;
-  return device;
+  return state;
+}
+
+/// The pointers launches passed recently, with their devices: a launch with
+/// the same tensors as before skips the driver query.
+struct KnownPointers {
+  static constexpr unsigned kSize = 64;
+  std::mutex mutex;
+  CUdeviceptr ptr[kSize] = {};
+  int ordinal[kSize] = {};
+  unsigned next = 0;
+};
+KnownPointers &knownPointers() {
+  static auto *known = new KnownPointers; // never destroyed
+  return *known;
+}
+} // namespace
+
+int CudaDevice::count() {
+  const DriverState &s = driverState();
+  return s.driver ? s.count : 0;
+}
+
+CudaDevice *CudaDevice::get(std::string *whyNot) {
+  const DriverState &s = driverState();
+  if (!s.driver) {
+    if (whyNot)
+      *whyNot = s.reason;
+    return nullptr;
+  }
+  return get(s.defaultOrdinal, whyNot);
+}
+
+CudaDevice *CudaDevice::get(int ordinal, std::string *whyNot) {
+  const DriverState &s = driverState();
+  if (!s.driver) {
+    if (whyNot)
+      *whyNot = s.reason;
+    return nullptr;
+  }
+  if (ordinal < 0 || ordinal >= s.count) {
+    if (whyNot)
+      *whyNot = "no CUDA device " + std::to_string(ordinal) + " (this machine has " +
+                std::to_string(s.count) + ")";
+    return nullptr;
+  }
+  // One entry per ordinal, made on first use; a device that failed to open
+  // keeps its reason. Never destroyed (see the header).
+  struct Slot {
+    CudaDevice *device = nullptr;
+    std::string reason;
+    bool tried = false;
+  };
+  static std::mutex mutex;
+  static auto *slots = new std::vector<Slot>(size_t(s.count));
+  std::lock_guard<std::mutex> lock(mutex);
+  Slot &slot = (*slots)[size_t(ordinal)];
+  if (!slot.tried) {
+    slot.tried = true;
+    slot.device = open(s.driver, ordinal, slot.reason);
+  }
+  if (!slot.device && whyNot)
+    *whyNot = slot.reason;
+  return slot.device;
+}
+
+CudaDevice *CudaDevice::open(const CudaDriver *drv, int ordinal, std::string &reason) {
+  auto *dev = new CudaDevice();
+  dev->driver_ = drv;
+  dev->ordinal_ = ordinal;
+  auto fail = [&](const std::string &op, CUresult r) -> CudaDevice * {
+    reason = drv->errorText(op, r);
+    delete dev;
+    return nullptr;
+  };
+  if (CUresult r = drv->cuDeviceGet(&dev->device_, ordinal))
+    return fail("cuDeviceGet", r);
+  char name[256] = {};
+  if (CUresult r = drv->cuDeviceGetName(name, sizeof name - 1, dev->device_))
+    return fail("cuDeviceGetName", r);
+  dev->name_ = name;
+  int major = 0, minor = 0;
+  struct {
+    CUdevice_attribute attr;
+    int *out;
+  } attrs[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &dev->numSMs_},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &dev->maxSharedPerBlock_},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       &dev->maxSharedPerBlockOptin_},
+  };
+  for (auto &a : attrs)
+    if (CUresult r = drv->cuDeviceGetAttribute(a.out, a.attr, dev->device_))
+      return fail("cuDeviceGetAttribute", r);
+  dev->computeCapability_ = major * 10 + minor;
+  // The primary context is shared with the CUDA runtime, so tensors torch
+  // allocated are valid in it and kernels launched here order with its
+  // work on the same streams.
+  if (CUresult r = drv->cuDevicePrimaryCtxRetain(&dev->context_, dev->device_))
+    return fail("cuDevicePrimaryCtxRetain", r);
+  CurrentContext scope;
+  if (auto err = dev->enter(scope)) {
+    reason = err->message;
+    delete dev;
+    return nullptr;
+  }
+  return dev;
+}
+
+Expected<int> CudaDevice::deviceOf(CUdeviceptr ptr, const std::string &what) {
+  KnownPointers &known = knownPointers();
+  {
+    std::lock_guard<std::mutex> lock(known.mutex);
+    for (unsigned i = 0; i < KnownPointers::kSize; ++i)
+      if (known.ptr[i] == ptr && ptr)
+        return known.ordinal[i];
+  }
+  std::string why;
+  CudaDevice *dev = get(&why);
+  if (!dev)
+    return runtimeError(what + ": no CUDA device: " + why);
+  // The query needs a current context; any device's will do, since every
+  // allocation has one unified address: the caller's stays.
+  CUcontext current = nullptr;
+  CurrentContext scope;
+  if (dev->driver_->cuCtxGetCurrent(&current) || !current)
+    if (auto err = dev->enter(scope))
+      return *err;
+  int ordinal = -1;
+  if (CUresult r = dev->driver_->cuPointerGetAttribute(
+          &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr))
+    return runtimeError(what + ": pointer " + hexPtr(ptr) +
+                        " cannot be accessed from the GPU (a CPU tensor?): " +
+                        dev->driver_->errorText("cuPointerGetAttribute", r));
+  std::lock_guard<std::mutex> lock(known.mutex);
+  unsigned slot = known.next++ % KnownPointers::kSize;
+  known.ptr[slot] = ptr;
+  known.ordinal[slot] = ordinal;
+  return ordinal;
 }
 
 std::string CudaDevice::arch() const {
@@ -147,6 +253,28 @@ std::string CudaDevice::arch() const {
 
 Error CudaDevice::error(const std::string &operation, CUresult result) const {
   return runtimeError(driver_->errorText(operation, result));
+}
+
+std::optional<Error> CudaDevice::enter(CurrentContext &scope) const {
+  CUcontext current = nullptr;
+  if (CUresult r = driver_->cuCtxGetCurrent(&current))
+    return error("cuCtxGetCurrent", r);
+  if (current == context_)
+    return std::nullopt;
+  if (CUresult r = driver_->cuCtxSetCurrent(context_))
+    return error("cuCtxSetCurrent", r);
+  // A thread with no current context keeps this one (nothing reads it
+  // there); another context comes back when the scope ends.
+  if (current) {
+    scope.driver_ = driver_;
+    scope.previous_ = current;
+  }
+  return std::nullopt;
+}
+
+CurrentContext::~CurrentContext() {
+  if (driver_)
+    driver_->cuCtxSetCurrent(previous_);
 }
 
 std::optional<Error> CudaDevice::makeCurrent() const {
@@ -167,7 +295,8 @@ std::optional<Error> CudaDevice::makeCurrent() const {
 Expected<std::unique_ptr<CudaKernel>>
 CudaDevice::loadModule(const std::string &image, bool isPtx,
                        const std::string &kernelName) {
-  if (auto err = makeCurrent())
+  CurrentContext scope;
+  if (auto err = enter(scope))
     return *err;
   if (image.empty())
     return runtimeError("cuModuleLoadDataEx(" + kernelName +
@@ -235,7 +364,8 @@ CudaKernel::~CudaKernel() {
     return;
   // Errors are ignored: at process exit the driver may already be shut
   // down, and the module goes with it.
-  if (!device_->makeCurrent())
+  CurrentContext scope;
+  if (!device_->enter(scope))
     device_->driver().cuModuleUnload(module_);
 }
 
@@ -259,7 +389,8 @@ std::optional<Error> CudaDevice::launch(CudaKernel &kernel, unsigned gridX,
   // with an error.
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return std::nullopt;
-  if (auto err = makeCurrent())
+  CurrentContext scope;
+  if (auto err = enter(scope))
     return err;
 
   size_t totalShared = dynamicSharedBytes + size_t(res.staticSharedBytes);
@@ -295,7 +426,8 @@ std::optional<Error> CudaDevice::launch(CudaKernel &kernel, unsigned gridX,
 }
 
 std::optional<Error> CudaDevice::synchronize(const std::string &kernelName) {
-  if (auto err = makeCurrent())
+  CurrentContext scope;
+  if (auto err = enter(scope))
     return err;
   if (CUresult r = driver_->cuCtxSynchronize())
     return error(kernelName.empty() ? "cuCtxSynchronize"
@@ -308,27 +440,10 @@ std::optional<Error>
 CudaDevice::checkDevicePointer(CUdeviceptr ptr, const std::string &what) const {
   if (ptr == 0)
     return std::nullopt;
-  if (auto err = makeCurrent())
-    return err;
-  CUdeviceptr devicePtr = 0;
-  if (CUresult r = driver_->cuPointerGetAttribute(
-          &devicePtr, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, ptr))
-    return runtimeError(what + ": pointer " + hexPtr(ptr) +
-                        " cannot be accessed from the GPU (a CPU tensor?): " +
-                        driver_->errorText("cuPointerGetAttribute", r));
-  std::lock_guard<std::mutex> lock(knownMutex_);
-  known_[knownNext_++ % kKnownPointers] = ptr;
+  auto ordinal = deviceOf(ptr, what);
+  if (!ordinal)
+    return ordinal.error();
   return std::nullopt;
-}
-
-bool CudaDevice::knownDevicePointer(CUdeviceptr ptr) const {
-  if (ptr == 0)
-    return true;
-  std::lock_guard<std::mutex> lock(knownMutex_);
-  for (CUdeviceptr k : known_)
-    if (k == ptr)
-      return true;
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -336,7 +451,8 @@ bool CudaDevice::knownDevicePointer(CUdeviceptr ptr) const {
 //===----------------------------------------------------------------------===//
 
 Expected<DeviceBuffer> CudaDevice::allocate(size_t bytes) {
-  if (auto err = makeCurrent())
+  CurrentContext scope;
+  if (auto err = enter(scope))
     return *err;
   DeviceBuffer buf;
   buf.device_ = this;
@@ -366,7 +482,8 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
 DeviceBuffer::~DeviceBuffer() { reset(); }
 
 void DeviceBuffer::reset() {
-  if (ptr_ && !device_->makeCurrent())
+  CurrentContext scope;
+  if (ptr_ && !device_->enter(scope))
     device_->driver().cuMemFree(ptr_);
   ptr_ = 0;
   bytes_ = 0;
@@ -381,7 +498,8 @@ std::optional<Error> DeviceBuffer::copyFromHost(const void *src, size_t bytes,
                         " bytes");
   if (bytes == 0)
     return std::nullopt;
-  if (auto err = device_->makeCurrent())
+  CurrentContext scope;
+  if (auto err = device_->enter(scope))
     return err;
   if (CUresult r = device_->driver().cuMemcpyHtoD(ptr_ + offset, src, bytes))
     return device_->error("cuMemcpyHtoD", r);
@@ -397,7 +515,8 @@ std::optional<Error> DeviceBuffer::copyToHost(void *dst, size_t bytes,
                         " bytes");
   if (bytes == 0)
     return std::nullopt;
-  if (auto err = device_->makeCurrent())
+  CurrentContext scope;
+  if (auto err = device_->enter(scope))
     return err;
   if (CUresult r = device_->driver().cuMemcpyDtoH(dst, ptr_ + offset, bytes))
     return device_->error("cuMemcpyDtoH", r);
@@ -407,7 +526,8 @@ std::optional<Error> DeviceBuffer::copyToHost(void *dst, size_t bytes,
 std::optional<Error> DeviceBuffer::memset(uint8_t value) {
   if (bytes_ == 0)
     return std::nullopt;
-  if (auto err = device_->makeCurrent())
+  CurrentContext scope;
+  if (auto err = device_->enter(scope))
     return err;
   if (CUresult r = device_->driver().cuMemsetD8(ptr_, value, bytes_))
     return device_->error("cuMemsetD8", r);
@@ -419,7 +539,8 @@ std::optional<Error> DeviceBuffer::memset(uint8_t value) {
 //===----------------------------------------------------------------------===//
 
 Expected<CudaEvent> CudaDevice::createEvent() {
-  if (auto err = makeCurrent())
+  CurrentContext scope;
+  if (auto err = enter(scope))
     return *err;
   CudaEvent ev;
   ev.device_ = this;
@@ -441,7 +562,8 @@ CudaEvent &CudaEvent::operator=(CudaEvent &&other) noexcept {
 }
 
 CudaEvent::~CudaEvent() {
-  if (event_ && !device_->makeCurrent())
+  CurrentContext scope;
+  if (event_ && !device_->enter(scope))
     device_->driver().cuEventDestroy(event_);
   event_ = nullptr;
 }
@@ -449,7 +571,8 @@ CudaEvent::~CudaEvent() {
 std::optional<Error> CudaEvent::record(CUstream stream) {
   if (!event_)
     return runtimeError("cuEventRecord: no event");
-  if (auto err = device_->makeCurrent())
+  CurrentContext scope;
+  if (auto err = device_->enter(scope))
     return err;
   if (CUresult r = device_->driver().cuEventRecord(event_, stream))
     return device_->error("cuEventRecord", r);
@@ -459,7 +582,8 @@ std::optional<Error> CudaEvent::record(CUstream stream) {
 std::optional<Error> CudaEvent::synchronize() {
   if (!event_)
     return runtimeError("cuEventSynchronize: no event");
-  if (auto err = device_->makeCurrent())
+  CurrentContext scope;
+  if (auto err = device_->enter(scope))
     return err;
   if (CUresult r = device_->driver().cuEventSynchronize(event_))
     return device_->error("cuEventSynchronize", r);
@@ -471,7 +595,8 @@ Expected<float> CudaEvent::elapsedMs(const CudaEvent &start,
   if (!start.event_ || !end.event_)
     return runtimeError("cuEventElapsedTime: no event");
   CudaDevice *dev = end.device_;
-  if (auto err = dev->makeCurrent())
+  CurrentContext scope;
+  if (auto err = dev->enter(scope))
     return *err;
   if (CUresult r = dev->driver().cuEventSynchronize(end.event_))
     return dev->error("cuEventSynchronize", r);
@@ -483,7 +608,8 @@ Expected<float> CudaEvent::elapsedMs(const CudaEvent &start,
 }
 
 Expected<CudaStream> CudaDevice::createStream() {
-  if (auto err = makeCurrent())
+  CurrentContext scope;
+  if (auto err = enter(scope))
     return *err;
   CudaStream s;
   s.device_ = this;
@@ -505,7 +631,8 @@ CudaStream &CudaStream::operator=(CudaStream &&other) noexcept {
 }
 
 CudaStream::~CudaStream() {
-  if (stream_ && !device_->makeCurrent())
+  CurrentContext scope;
+  if (stream_ && !device_->enter(scope))
     device_->driver().cuStreamDestroy(stream_);
   stream_ = nullptr;
 }
@@ -513,7 +640,8 @@ CudaStream::~CudaStream() {
 std::optional<Error> CudaStream::synchronize() {
   if (!stream_)
     return runtimeError("cuStreamSynchronize: no stream");
-  if (auto err = device_->makeCurrent())
+  CurrentContext scope;
+  if (auto err = device_->enter(scope))
     return err;
   if (CUresult r = device_->driver().cuStreamSynchronize(stream_))
     return device_->error("cuStreamSynchronize", r);

@@ -26,10 +26,11 @@
 //
 // The device works in the GPU's primary context, the one the CUDA runtime
 // (and so torch) uses; each operation makes it current on the calling
-// thread first, so the objects here may be used from any thread. A kernel,
-// buffer, event or stream must not outlive the process's use of CUDA, but
-// they may be destroyed during static destruction: the device and driver
-// are never torn down.
+// thread first and puts the thread's own back afterwards, so the objects
+// here may be used from any thread, on any device, without moving torch's
+// current device. A kernel, buffer, event or stream must not outlive the
+// process's use of CUDA, but they may be destroyed during static
+// destruction: the device and driver are never torn down.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_RUNTIME_CUDA_CUDADEVICE_H
@@ -70,6 +71,8 @@ public:
   CudaKernel &operator=(const CudaKernel &) = delete;
 
   const std::string &name() const { return name_; }
+  /// The device the module is loaded on.
+  CudaDevice *device() const { return device_; }
   CUmodule module() const { return module_; }
   CUfunction function() const { return function_; }
   const KernelResources &resources() const { return resources_; }
@@ -174,14 +177,41 @@ private:
   CUstream stream_ = nullptr;
 };
 
-/// One GPU, in its primary context.
+/// The calling thread's current context while one device works in its own:
+/// put back when the scope ends, since the CUDA runtime (and so torch's
+/// current device) reads it. Made by CudaDevice::enter.
+class CurrentContext {
+public:
+  CurrentContext() = default;
+  CurrentContext(const CurrentContext &) = delete;
+  CurrentContext &operator=(const CurrentContext &) = delete;
+  ~CurrentContext();
+
+private:
+  friend class CudaDevice;
+  const CudaDriver *driver_ = nullptr; ///< set when something is to restore
+  CUcontext previous_ = nullptr;
+};
+
+/// One GPU, in its primary context. Every device of the machine can be
+/// used; each has its own context, modules and buffers.
 class CudaDevice {
 public:
-  /// The process's device: ordinal TRITIUM_CUDA_DEVICE (default 0), created
-  /// on first use. Null when there is none usable; `whyNot` then says why
-  /// (no driver library, cuInit failing, no device, a bad ordinal). The
-  /// answer is cached: later calls return the same device or reason.
+  /// The process's default device: ordinal TRITIUM_CUDA_DEVICE (default
+  /// 0), created on first use. Null when there is none usable; `whyNot` then
+  /// says why (no driver library, cuInit failing, no device, a bad ordinal).
+  /// The answer is cached: later calls return the same device or reason.
   static CudaDevice *get(std::string *whyNot = nullptr);
+  /// Device `ordinal` (0 .. count()-1), opened on first use and kept; null
+  /// with a reason for an ordinal the machine does not have.
+  static CudaDevice *get(int ordinal, std::string *whyNot);
+  /// How many CUDA devices the driver sees (0 without a usable driver).
+  static int count();
+  /// The ordinal of the device whose memory `ptr` is; an error naming
+  /// `what` for memory no GPU can access (a CPU tensor). The last few
+  /// distinct pointers are remembered, so a launch with the same tensors as
+  /// before skips the driver query.
+  static Expected<int> deviceOf(CUdeviceptr ptr, const std::string &what);
 
   const CudaDriver &driver() const { return *driver_; }
   int ordinal() const { return ordinal_; }
@@ -202,9 +232,14 @@ public:
   /// Shared memory per block a kernel may opt in to (227 KiB on H100).
   int maxSharedPerBlockOptin() const { return maxSharedPerBlockOptin_; }
 
-  /// Makes the primary context current on the calling thread (every other
-  /// method does this itself).
+  /// Makes the primary context current on the calling thread and leaves it
+  /// so.
   std::optional<Error> makeCurrent() const;
+  /// Makes the primary context current until `scope` ends; the thread's
+  /// previous context, if it had one, comes back then. Every other method
+  /// works this way, so using any device leaves the caller's current
+  /// context (torch's current device) as it was.
+  std::optional<Error> enter(CurrentContext &scope) const;
 
   /// Loads a PTX (`isPtx`, compiled by the driver's JIT) or cubin image and
   /// looks up `kernelName` in it. A JIT failure's message carries the JIT's
@@ -235,26 +270,19 @@ public:
   /// A non-blocking stream (does not synchronize with the legacy stream).
   Expected<CudaStream> createStream();
 
-  /// Checks that `ptr` is device memory this context can access (torch
-  /// tensors are; host pointers are not), so a kernel argument can be
-  /// rejected before the kernel faults. `what` names the argument in the
-  /// message. A null pointer passes.
+  /// Checks that `ptr` is device memory (torch tensors are; host pointers
+  /// are not), so a kernel argument can be rejected before the kernel
+  /// faults. `what` names the argument in the message. A null pointer
+  /// passes.
   std::optional<Error> checkDevicePointer(CUdeviceptr ptr,
                                           const std::string &what) const;
-  /// Whether `ptr` passed checkDevicePointer recently (the last few distinct
-  /// pointers are remembered): a launch with the same tensors as before
-  /// skips the driver query.
-  bool knownDevicePointer(CUdeviceptr ptr) const;
 
   /// A CUDA failure as an Error: "<operation>: CUDA_ERROR_X: description".
   Error error(const std::string &operation, CUresult result) const;
 
 private:
   CudaDevice() = default;
-  static constexpr unsigned kKnownPointers = 32;
-  mutable std::mutex knownMutex_;
-  mutable CUdeviceptr known_[kKnownPointers] = {};
-  mutable unsigned knownNext_ = 0;
+  static CudaDevice *open(const CudaDriver *drv, int ordinal, std::string &reason);
 
   const CudaDriver *driver_ = nullptr;
   int ordinal_ = 0;

@@ -248,6 +248,45 @@ TEST_CASE("the device is there or says why not", "[cuda]") {
                   << " bytes opt-in shared)");
 }
 
+TEST_CASE("every device by ordinal, and which device a pointer is on", "[cuda]") {
+  std::string why;
+  CudaDevice *dev = CudaDevice::get(&why);
+  if (!dev) {
+    CHECK(CudaDevice::count() == 0);
+    CHECK(CudaDevice::get(0, &why) == nullptr);
+    WARN("skipped: " << why);
+    return;
+  }
+  int n = CudaDevice::count();
+  REQUIRE(n >= 1);
+  CHECK(CudaDevice::get(dev->ordinal(), &why) == dev);
+  CHECK(CudaDevice::get(n, &why) == nullptr);
+  CHECK(contains(why, "no CUDA device " + std::to_string(n) + " (this machine has " +
+                          std::to_string(n) + ")"));
+  CHECK(CudaDevice::get(-1, &why) == nullptr);
+  for (int i = 0; i < n; ++i) {
+    CudaDevice *d = CudaDevice::get(i, &why);
+    INFO(why);
+    REQUIRE(d);
+    CHECK(d->ordinal() == i);
+    CHECK(CudaDevice::get(i, &why) == d); // opened once
+    auto buf = d->allocate(256);
+    REQUIRE(buf);
+    auto where = CudaDevice::deviceOf(buf->ptr(), "x");
+    REQUIRE(where);
+    CHECK(*where == i);
+    auto again = CudaDevice::deviceOf(buf->ptr(), "x"); // remembered
+    REQUIRE(again);
+    CHECK(*again == i);
+  }
+  std::vector<float> host(16);
+  auto onHost = CudaDevice::deviceOf(CUdeviceptr(uintptr_t(host.data())), "y_ptr");
+  REQUIRE_FALSE(onHost);
+  CHECK(contains(onHost.error().message, "y_ptr: pointer 0x"));
+  if (n < 2)
+    WARN("one device: launches across devices run on a machine with two");
+}
+
 //===----------------------------------------------------------------------===//
 // ptxas (no GPU needed)
 //===----------------------------------------------------------------------===//
