@@ -368,6 +368,16 @@ tritium::rt::compileForAmdTarget(mlir::ModuleOp module, const std::string &kerne
 
 bool tritium::rt::cudaLoaded(const CudaCompiled &k) { return bool(k.kernel); }
 
+tritium::rt::CompiledLaunchInfo tritium::rt::compiledLaunchInfo(const CudaCompiled &k) {
+  return {k.name, k.numWarps, k.sharedBytes, k.paramKinds, k.fromCache};
+}
+
+const std::string *tritium::rt::compiledArtifact(const CudaCompiled &k,
+                                                 const std::string &file) {
+  auto it = k.artifacts.find(file);
+  return it == k.artifacts.end() ? nullptr : &it->second;
+}
+
 void tritium::rt::describeCuda(const CudaCompiled &k, CompiledInfo &info) {
   info.gpu = true;
   info.numWarps = int(k.numWarps);

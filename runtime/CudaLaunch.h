@@ -49,6 +49,22 @@ Expected<std::shared_ptr<CudaCompiled>>
 compileForAmdTarget(mlir::ModuleOp module, const std::string &kernel, const std::string &arch,
                     unsigned numWarps, unsigned numStages);
 
+/// What a launcher needs of a compile, for the launchers that cannot see
+/// CudaCompiled's definition (the HIP leg, runtime/HipLaunch.cpp, launches
+/// what compileForAmdTarget made).
+struct CompiledLaunchInfo {
+  std::string name;
+  unsigned numWarps = 4;
+  /// Dynamic shared memory (LDS on AMD) the kernel launches with.
+  unsigned sharedBytes = 0;
+  /// One letter per LLVM parameter (see CudaCompiled::paramKinds).
+  std::string paramKinds;
+  bool fromCache = false;
+};
+CompiledLaunchInfo compiledLaunchInfo(const CudaCompiled &k);
+/// The stage `file` of `k` ("kernel.hsaco"), or null when it was not made.
+const std::string *compiledArtifact(const CudaCompiled &k, const std::string &file);
+
 /// A compile for the CUDA device in three steps, so that the middle ones
 /// of several may run at once (warmupAll): prepareCudaDevice looks in the
 /// kernel cache or lowers the module to LLVM IR (it uses the module's MLIR

@@ -24,6 +24,7 @@
 namespace tritium {
 namespace rt {
 struct CudaCompiled;
+struct HipCompiled;
 }
 
 namespace detail {
@@ -42,11 +43,19 @@ struct Specialization {
   std::shared_ptr<rt::CudaCompiled> amd;
   std::string amdArch;
   bool amdLatest = false;
+  /// Compiled for the HIP device and loaded there, on the first HIP launch
+  /// or warmup; `hipLatest` while that is what lastCompiled describes.
+  std::shared_ptr<rt::HipCompiled> hip;
+  bool hipLatest = false;
   std::string signature;
   int numWarps = 4, numStages = 3;
   CompiledInfo info; // filled by Kernel::lastCompiled
   bool infoHasGpu = false, infoReady = false;
 };
+/// Compiles `sp` for the HIP device and loads it there, once; makes it
+/// what lastCompiled describes.
+std::optional<Error> ensureHip(Specialization &sp, const std::string &kernel,
+                               const LaunchOptions &options);
 } // namespace detail
 
 class KernelState {

@@ -14,6 +14,7 @@
 #include "interpreter/Interpreter.h"
 #include "codegen/amd/Amd.h"
 #include "runtime/CudaLaunch.h"
+#include "runtime/HipLaunch.h"
 #include "runtime/KernelState.h"
 #include "runtime/KernelSource.h"
 #include "runtime/LaunchRecord.h"
@@ -422,13 +423,9 @@ Expected<std::string> Kernel::signature(const std::vector<Arg> &args) const {
   return state_->signatureOf(bound);
 }
 
-/// Compiles `sp` for the CUDA device once.
-static std::optional<Error> ensureGpu(Specialization &sp, const std::string &kernel,
-                                      const LaunchOptions &options) {
-  if (sp.gpu && rt::cudaLoaded(*sp.gpu)) // loaded, not only cross-compiled
-    return std::nullopt;
-  // The sanitizers are the interpreter's: said once, when a GPU kernel is
-  // first compiled with them asked for.
+/// The sanitizers are the interpreter's: said once, when a GPU kernel is
+/// first compiled with them asked for.
+static void noteSanitizersIgnored(const LaunchOptions &options) {
   static bool told = false;
   if (!told && (!options.sanitize.empty() || std::getenv("TRITIUM_SANITIZE"))) {
     told = true;
@@ -436,6 +433,14 @@ static std::optional<Error> ensureGpu(Specialization &sp, const std::string &ker
                          "ignore them (TRITIUM_INTERPRET=1 runs kernels on the "
                          "interpreter)\n");
   }
+}
+
+/// Compiles `sp` for the CUDA device once.
+static std::optional<Error> ensureGpu(Specialization &sp, const std::string &kernel,
+                                      const LaunchOptions &options) {
+  if (sp.gpu && rt::cudaLoaded(*sp.gpu)) // loaded, not only cross-compiled
+    return std::nullopt;
+  noteSanitizersIgnored(options);
   sp.infoReady = false;
   auto compiled = rt::compileForCudaDevice(*sp.compiled.module, kernel,
                                            options.numWarps, options.numStages,
@@ -447,6 +452,28 @@ static std::optional<Error> ensureGpu(Specialization &sp, const std::string &ker
   return std::nullopt;
 }
 
+std::optional<Error> tritium::detail::ensureHip(Specialization &sp,
+                                               const std::string &kernel,
+                                               const LaunchOptions &options) {
+  if (!sp.hipLatest || sp.amdLatest) {
+    sp.hipLatest = true;
+    sp.amdLatest = false;
+    sp.infoReady = false;
+  }
+  if (sp.hip)
+    return std::nullopt;
+  noteSanitizersIgnored(options);
+  // maxnreg and enable_fp_fusion are NVIDIA options; the AMD code generator
+  // takes warps and stages only.
+  auto compiled = rt::compileForHipDevice(*sp.compiled.module, kernel,
+                                          unsigned(options.numWarps),
+                                          unsigned(options.numStages));
+  if (!compiled)
+    return compiled.error();
+  sp.hip = *compiled;
+  return std::nullopt;
+}
+
 std::optional<Error> Kernel::compileSignature(const std::string &signature,
                                               const LaunchOptions &options,
                                               unsigned cudaComputeCapability) {
@@ -455,6 +482,7 @@ std::optional<Error> Kernel::compileSignature(const std::string &signature,
     return spec.error();
   Specialization &sp = **spec;
   sp.amdLatest = false;
+  sp.hipLatest = false;
   if (cudaComputeCapability && (!sp.gpu || sp.gpuTarget != cudaComputeCapability)) {
     auto compiled = rt::compileForCudaTarget(*sp.compiled.module, state_->src.kernel,
                                              cudaComputeCapability, options.numWarps,
@@ -488,6 +516,7 @@ std::optional<Error> Kernel::compileSignatureForAmd(const std::string &signature
     sp.amdArch = amdArch;
   }
   sp.amdLatest = true;
+  sp.hipLatest = false;
   sp.infoReady = false;
   return std::nullopt;
 }
@@ -502,6 +531,9 @@ Expected<std::string> Kernel::warmup(const std::vector<Arg> &args,
     return spec.error();
   if (options.device == Device::Cuda)
     if (auto err = ensureGpu(**spec, state_->src.kernel, options))
+      return *err;
+  if (options.device == Device::Hip)
+    if (auto err = detail::ensureHip(**spec, state_->src.kernel, options))
       return *err;
   return state_->signatureOf(bound);
 }
@@ -527,13 +559,17 @@ const CompiledInfo *Kernel::lastCompiled() const {
       info.stages.erase("cubin");
       rt::describeCuda(*sp->amd, info);
       info.gpu = false; // compiled for an AMD GPU, not loaded anywhere
+    } else if (sp->hipLatest && sp->hip) {
+      info.stages.erase("ptx");
+      info.stages.erase("cubin");
+      rt::describeHip(*sp->hip, info);
     } else if (sp->gpu) {
       info.stages.erase("amdgcn");
       info.stages.erase("hsaco");
       rt::describeCuda(*sp->gpu, info);
     }
     sp->infoReady = true;
-    sp->infoHasGpu = bool(sp->gpu) && !sp->amdLatest;
+    sp->infoHasGpu = bool(sp->gpu) && !sp->amdLatest && !sp->hipLatest;
   }
   return &sp->info;
 }
@@ -547,12 +583,14 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
   // A repeated GPU launch of plain arguments: its specialization by the
   // arguments' classes, no signature built, arguments passed as they are.
   std::vector<uint64_t> key;
-  if (options.device == Device::Cuda)
+  if (options.device == Device::Cuda || options.device == Device::Hip)
     key = state_->classKey(args, options);
   if (!key.empty()) {
     auto it = state_->byClass.find(key);
-    if (it != state_->byClass.end() && it->second->gpu &&
-        rt::cudaLoaded(*it->second->gpu)) {
+    bool hip = options.device == Device::Hip;
+    if (it != state_->byClass.end() &&
+        (hip ? it->second->hip && it->second->hipLatest
+             : it->second->gpu && rt::cudaLoaded(*it->second->gpu))) {
       Specialization &sp = *(state_->last = it->second);
       if (grid.x == 0 || grid.y == 0 || grid.z == 0)
         return std::nullopt;
@@ -561,9 +599,12 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
       for (const Arg &a : args)
         if (!(a.kind == Arg::Int && a.specialize && rt::foldsAsOne(a.i, a.isUnsigned)))
           leaves.push_back(&a);
-      return rt::launchCuda(*sp.gpu, grid, leaves, [&](size_t i) {
+      auto argName = [&](size_t i) {
         return state_->src.params[state_->runtime[size_t(leaves[i] - args.data())]].name;
-      }, options.stream);
+      };
+      if (hip)
+        return rt::launchHip(*sp.hip, grid, leaves, argName, options.stream);
+      return rt::launchCuda(*sp.gpu, grid, leaves, argName, options.stream);
     }
   }
   std::vector<Arg> bound;
@@ -588,6 +629,18 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
       gargs.push_back(leaf);
     return rt::launchCuda(*sp.gpu, grid, gargs,
                           [&](size_t i) { return leaves[i].second; }, options.stream);
+  }
+  if (options.device == Device::Hip) {
+    Specialization &sp = **spec;
+    if (auto err = detail::ensureHip(sp, state_->src.kernel, options))
+      return err;
+    if (!key.empty())
+      state_->byClass[key] = &sp;
+    std::vector<const Arg *> gargs;
+    for (auto &[leaf, name] : leaves)
+      gargs.push_back(leaf);
+    return rt::launchHip(*sp.hip, grid, gargs,
+                         [&](size_t i) { return leaves[i].second; }, options.stream);
   }
   std::vector<interp::Arg> iargs;
   for (auto &[leaf, name] : leaves) {

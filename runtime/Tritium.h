@@ -269,12 +269,18 @@ struct Grid {
   int64_t x = 1, y = 1, z = 1;
 };
 
-/// Where a launch runs: the CPU interpreter (host buffers) or the CUDA GPU
-/// (buffers hold device pointers in Arg::data).
-enum class Device { Interpreter, Cuda };
+/// Where a launch runs: the CPU interpreter (host buffers), the CUDA GPU or
+/// the AMD GPU through HIP (buffers hold device pointers in Arg::data).
+enum class Device { Interpreter, Cuda, Hip };
 
 /// Whether a CUDA GPU can run kernels; `why` says why not.
 bool cudaAvailable(std::string *why = nullptr);
+
+/// Whether an AMD GPU can run kernels through HIP: the HIP runtime
+/// (libamdhip64, or TRITIUM_HIP_LIBRARY) loads, it sees a device, and the
+/// code generator supports the device's architecture (gfx90a, gfx942,
+/// gfx950). `why` says why not ("no HIP runtime: ...", "no AMD GPU: ...").
+bool hipAvailable(std::string *why = nullptr);
 
 /// A CUdevice_attribute of the CUDA device kernels launch on
 /// (cuDeviceGetAttribute: 16 is the multiprocessor count, 97 the opt-in
@@ -295,7 +301,8 @@ struct LaunchOptions {
   /// prints and races).
   bool deterministic = false;
   int threads = 0; // worker threads for the grid (0: OpenMP's default)
-  /// The CUstream a GPU launch goes on (null: the legacy default stream).
+  /// The CUstream (hipStream_t on Device::Hip) a GPU launch goes on (null:
+  /// the legacy default stream, HIP's null stream).
   void *stream = nullptr;
   /// device_print output goes here (stdout when null).
   std::string *printOut = nullptr;
@@ -326,7 +333,7 @@ struct WarmupJob;
 struct CompiledInfo {
   std::string name;
   std::string signature;
-  bool gpu = false;        // compiled for the CUDA device
+  bool gpu = false;        // compiled for the CUDA or the HIP device
   int numWarps = 4;
   int numStages = 3;
   int sharedBytes = 0;     // shared memory the kernel launches with

@@ -1,13 +1,14 @@
 //===- Types.cpp - the host API's element types and values ----------------===//
 //
 // Element type names and sizes, fp16/bf16 conversions, buffer arguments,
-// constexpr literals and the CUDA availability queries of the public C++ API
+// constexpr literals and the CUDA and HIP availability queries of the public C++ API
 // (runtime/Tritium.h).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Tritium.h"
 
 #include "runtime/CudaLaunch.h"
+#include "runtime/HipLaunch.h"
 #include "runtime/Specialize.h"
 
 #include <cstdio>
@@ -57,6 +58,8 @@ uint16_t tritium::toBf16(float f) { return rt::floatToBf16(f); }
 float tritium::fromBf16(uint16_t bits) { return rt::bf16ToFloat(bits); }
 
 bool tritium::cudaAvailable(std::string *why) { return rt::cudaAvailable(why); }
+
+bool tritium::hipAvailable(std::string *why) { return rt::hipAvailable(why); }
 
 std::optional<int> tritium::cudaDeviceAttribute(int attribute,
                                                 std::string *why) {

@@ -3,7 +3,8 @@
 // warmupAll (runtime/Tritium.h): each job's tile IR in turn (the kernels
 // share one MLIR context), then the GPU code generation and ptxas of all of
 // them on a pool of threads (CudaLaunch.h's prepare/run/finish steps: only
-// the middle one runs concurrently), then the modules loaded in order.
+// the middle one runs concurrently), then the modules loaded in order. Jobs
+// for the HIP device compile and load in turn, in the first step.
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/CudaLaunch.h"
@@ -54,6 +55,11 @@ std::vector<Expected<std::string>> tritium::warmupAll(const std::vector<WarmupJo
     lasts[i] = &sp;
     results.push_back(st.signatureOf(bound));
     unsigned cc = j.cudaComputeCapability;
+    if (!cc && j.options.device == Device::Hip) {
+      if (auto err = detail::ensureHip(sp, st.src.kernel, j.options))
+        results.back() = *err;
+      continue;
+    }
     if (cc ? sp.gpu && sp.gpuTarget == cc
            : j.options.device != Device::Cuda || (sp.gpu && rt::cudaLoaded(*sp.gpu)))
       continue;

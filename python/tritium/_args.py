@@ -3,6 +3,11 @@ tensors on the CPU or a CUDA device, duck-typed arrays) packed into the C
 API's ``tritium_arg`` records, with Triton's rules for what specializes.
 The launcher (jit.py) uses these on every launch, so the common types have
 packers that build the record bytes directly.
+
+A ROCm build of torch (``torch.version.hip`` set) names its AMD GPUs
+``cuda`` too: its tensors launch on the HIP device (``DEVICE_HIP``) when one
+is usable, always through the general path here (the C launcher packs CUDA
+launches only).
 """
 
 import ctypes
@@ -126,7 +131,8 @@ def _torch_packer(torch):
     """A packer for torch tensors: a contiguous CUDA tensor of a known dtype
     that joins a GPU launch packs straight from its data pointer; anything
     else (host tensors, strided views, the first tensor when no GPU is
-    usable, mixed devices) takes the general path and its checks."""
+    usable, mixed devices, every tensor of a ROCm build) takes the general
+    path and its checks."""
     dtypes = {}
     for name, dt in _TORCH.items():
         t = getattr(torch, name, None)
@@ -135,10 +141,13 @@ def _torch_packer(torch):
     buffer_kind = _capi.ARG_BUFFER
     state = _launch_state
     _fast_torch(torch, dtypes)
+    # The code below is the CUDA launch's; a ROCm build's tensors go to HIP
+    # (or the interpreter) by _buffer's rules.
+    rocm = _is_rocm(torch)
 
     def pack(name, value, flags):
         dt = dtypes.get(value.dtype)
-        if dt is None or not value.is_cuda:
+        if dt is None or not value.is_cuda or rocm:
             return _pack_generic(name, value, flags)
         if value.is_contiguous():
             nbytes = value.numel() * value.element_size()
@@ -168,15 +177,38 @@ def _torch_packer(torch):
 def _fast_torch(torch, dtypes):
     """Lets the C launcher pack CUDA tensors of `dtypes` itself and read
     torch's current stream as ``_current_stream`` does, when a GPU is
-    usable and this torch has the functions it reads the stream with."""
+    usable and this torch has the functions it reads the stream with. Not
+    for a ROCm build: the C launcher sends every tensor launch it packs to
+    the CUDA device, so ROCm tensors must reach the Python path (and HIP)."""
     fast = _capi.launch_module()
     c = getattr(torch, "_C", None)
     stream = getattr(c, "_cuda_getCurrentRawStream", None)
     device = getattr(c, "_cuda_getDevice", None)
     if fast is None or stream is None or device is None or \
-            not _capi.cuda_available()[0]:
+            _is_rocm(torch) or not _capi.cuda_available()[0]:
         return
     fast.set_torch(torch.Tensor, dict(dtypes), stream, device)
+
+
+def _is_rocm(torch):
+    """Whether `torch` (a module, or None) is a ROCm build, whose "cuda"
+    tensors live on AMD GPUs."""
+    return getattr(getattr(torch, "version", None), "hip", None) is not None
+
+
+# Whether the note that ROCm tensors run on the interpreter was written.
+_HIP_NOTED = False
+
+
+def _note_no_hip(why):
+    """Says once per process that ROCm tensors run on the interpreter, and
+    why no AMD GPU is usable."""
+    global _HIP_NOTED
+    if not _HIP_NOTED:
+        _HIP_NOTED = True
+        sys.stderr.write("tritium: note: no AMD GPU is usable through HIP (%s); "
+                         "kernels on ROCm tensors run on the interpreter, the "
+                         "tensors copied to the host and back\n" % why)
 
 
 # Literal records point at these NUL-terminated texts, kept for the life
@@ -299,14 +331,15 @@ def _extent(shape, strides, itemsize):
 
 class _LaunchState(threading.local):
     """Where the tensors of the launch being packed live. CUDA tensors run
-    on the GPU when one is usable; otherwise each is copied to the host,
-    the interpreter runs, and the results are copied back."""
+    on the GPU when one is usable (ROCm tensors, device "hip", on the AMD
+    GPU through HIP); otherwise each is copied to the host, the interpreter
+    runs, and the results are copied back."""
 
     def __init__(self):
         self.reset()
 
     def reset(self):
-        self.device = None  # None, "cpu" or "cuda"
+        self.device = None  # None, "cpu", "cuda" or "hip" (a ROCm tensor)
         self.index = None  # the CUDA device's ordinal
         self.first = None
         self.copies = []
@@ -326,10 +359,27 @@ class _LaunchState(threading.local):
         ok, why = _capi.cuda_available()
         if ok:
             return value
+        return self._to_host(name, value, "no CUDA GPU is usable (%s)" % why)
+
+    def hip_tensor(self, name, value):
+        """A "cuda" tensor of a ROCm build of torch: the HIP device runs it
+        when one is usable, else the interpreter on a host copy."""
+        self.note(name, "hip", _cuda_index(value))
+        ok, why = _capi.hip_available()
+        if ok:
+            return value
+        host = self._to_host(name, value,
+                             "no AMD GPU is usable through HIP (%s)" % why)
+        _note_no_hip(why)
+        return host
+
+    def _to_host(self, name, value, why):
+        """A host copy of the GPU tensor `value` for the interpreter, copied
+        back by finish()."""
         if not all(hasattr(value, a) for a in ("detach", "copy_")):
             raise TypeError(
-                "argument '%s': a cuda tensor, but no CUDA GPU is usable (%s) "
-                "and it cannot be copied to the host" % (name, why))
+                "argument '%s': a cuda tensor, but %s and it cannot be copied "
+                "to the host" % (name, why))
         host = value.detach().cpu()
         self.copies.append((value, host))
         return host
@@ -341,14 +391,24 @@ class _LaunchState(threading.local):
             dev.copy_(host)
 
     def use_gpu(self):
-        return self.device == "cuda" and not self.copies
+        return (self.device == "cuda" or self.device == "hip") and \
+            not self.copies
+
+    def launch_device(self):
+        """The tritium_device the launch goes to: the GPU its tensors are on
+        when it is usable, else the interpreter."""
+        if not self.use_gpu():
+            return _capi.DEVICE_INTERPRETER
+        return _capi.DEVICE_HIP if self.device == "hip" else _capi.DEVICE_CUDA
 
 
 _launch_state = _LaunchState()
 
 
 def _where(device, index):
-    """'cpu', 'cuda:1'."""
+    """'cpu', 'cuda:1' (a ROCm tensor's device too: torch names it so)."""
+    if device == "hip":
+        device = "cuda"
     return device if index is None else "%s:%d" % (device, index)
 
 
@@ -362,7 +422,8 @@ def _cuda_index(value):
 
 def _current_stream(index=None):
     """torch's current CUDA stream on device `index` (default: torch's
-    current device), a CUstream as an int, or 0."""
+    current device), a CUstream as an int (a hipStream_t on a ROCm build),
+    or 0."""
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
@@ -387,7 +448,8 @@ def _with_device(options, device, index=None):
     """Packed launch options with the `device` field set; a GPU launch goes
     on torch's current stream of the tensors' device `index`. (Cached per
     options, device and stream.)"""
-    stream = _current_stream(index) if device == _capi.DEVICE_CUDA else 0
+    stream = _current_stream(index) \
+        if device in (_capi.DEVICE_CUDA, _capi.DEVICE_HIP) else 0
     key = (options, device, stream)
     out = _DEVICE_OPTIONS.get(key)
     if out is None:
@@ -419,9 +481,12 @@ def _buffer(name, value):
             if str(device_type) != "cuda":
                 raise TypeError(
                     "argument '%s': a tensor on device '%s'; tritium runs "
-                    "kernels on CUDA GPUs and on the CPU interpreter"
-                    % (name, device_type))
-            value = _launch_state.cuda_tensor(name, value)
+                    "kernels on CUDA GPUs, AMD GPUs (a ROCm build of torch) "
+                    "and the CPU interpreter" % (name, device_type))
+            if _is_rocm(sys.modules.get("torch")):
+                value = _launch_state.hip_tensor(name, value)
+            else:
+                value = _launch_state.cuda_tensor(name, value)
         else:
             _launch_state.note(name, "cpu")
         dname = str(value.dtype).rsplit(".", 1)[-1]

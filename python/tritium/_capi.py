@@ -88,6 +88,7 @@ class LaunchOptions(ctypes.Structure):
 
 DEVICE_INTERPRETER = 0
 DEVICE_CUDA = 1
+DEVICE_HIP = 2  # AMD GPUs through HIP (torch's ROCm builds)
 
 
 # A Compiler and its kernels are not thread-safe: every call that compiles
@@ -143,6 +144,7 @@ def _declare(lib):
             c.c_int, [c.c_void_p, c.POINTER(c.c_int64), c.POINTER(Arg),
                       c.c_size_t, c.POINTER(LaunchOptions)]),
         "tritium_cuda_available": (c.c_int, []),
+        "tritium_hip_available": (c.c_int, []),
         "tritium_cuda_device_attribute": (c.c_int, [c.c_int,
                                                    c.POINTER(c.c_int)]),
         "tritium_kernel_compiled_info": (
@@ -168,6 +170,7 @@ def _declare(lib):
 
 
 _cuda = None
+_hip = None
 
 
 def cuda_device_attribute(number):
@@ -199,6 +202,24 @@ def cuda_available():
                 ok = lib().tritium_cuda_available()
                 _cuda = (bool(ok), "" if ok else last_error())
     return _cuda
+
+
+def hip_available():
+    """(True, "") when kernels can run on an AMD GPU through HIP, else
+    (False, why): no HIP runtime, no device, or an architecture tritium does
+    not compile for. TRITIUM_INTERPRET=1 or TRITON_INTERPRET=1 force the
+    interpreter."""
+    global _hip
+    if _hip is None:
+        forced = [v for v in ("TRITIUM_INTERPRET", "TRITON_INTERPRET")
+                  if os.environ.get(v, "0") not in ("", "0")]
+        if forced:
+            _hip = (False, "%s=1 forces the interpreter" % forced[0])
+        else:
+            with lock:
+                ok = lib().tritium_hip_available()
+                _hip = (bool(ok), "" if ok else last_error())
+    return _hip
 
 
 def lib():

@@ -49,10 +49,10 @@ def _job(fn, args, kwargs):
     try:
         array, nargs = fn._args(bound)
         if state.copies:
-            return None  # CUDA tensors and no usable GPU
+            return None  # GPU tensors and no usable GPU
         opts = fn._options(options)
         if state.use_gpu():
-            opts.device = _capi.DEVICE_CUDA
+            opts.device = state.launch_device()
         return kernel, array, nargs, opts
     finally:
         state.reset()

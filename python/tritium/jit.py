@@ -9,7 +9,7 @@ launch options, compiles the kernel once per set of constexpr values (cached
 here) and hands the runtime arguments (packed by _args.py) to the C API,
 which specializes each launch as Triton does (cached in C++) and runs it on
 the CPU interpreter, or on the GPU when the tensors are CUDA tensors and a
-GPU is usable.
+GPU is usable (the AMD GPU through HIP for a ROCm build of torch).
 """
 
 import ctypes
@@ -705,10 +705,8 @@ class JITFunction(KernelInterface):
                                         self._runtime):
             packer = packers.get(type(value)) or _packer(type(value))
             packed.append(packer(name, value, flags))
-        if state.device == "cuda":
-            options = _with_device(options, _capi.DEVICE_CUDA
-                                   if state.use_gpu()
-                                   else _capi.DEVICE_INTERPRETER,
+        if state.device == "cuda" or state.device == "hip":
+            options = _with_device(options, state.launch_device(),
                                    state.index)
         if callable(grid):
             grid = grid(dict(zip(self.arg_names, values)))
@@ -766,7 +764,7 @@ class JITFunction(KernelInterface):
         array, nargs = self._args(bound)
         opts = self._options(options)
         if state.use_gpu():
-            opts.device = _capi.DEVICE_CUDA
+            opts.device = state.launch_device()
             opts.stream = _current_stream(state.index) or None
         lib = _capi.lib()
         if warmup:

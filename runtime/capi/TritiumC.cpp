@@ -224,8 +224,9 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
     opts.numStages = o->num_stages;
     opts.deterministic = o->deterministic != 0;
     opts.threads = o->threads;
-    opts.device = o->device == TRITIUM_DEVICE_CUDA ? tritium::Device::Cuda
-                                                   : tritium::Device::Interpreter;
+    opts.device = o->device == TRITIUM_DEVICE_CUDA  ? tritium::Device::Cuda
+                  : o->device == TRITIUM_DEVICE_HIP ? tritium::Device::Hip
+                                                    : tritium::Device::Interpreter;
     opts.stream = o->stream;
     if (o->sanitize)
       opts.sanitize = o->sanitize;
@@ -251,9 +252,10 @@ tritium_status checkOptions(const tritium_launch_options *o) {
   if (o->threads < 0)
     return fail(TRITIUM_ERROR_ARGUMENT,
                 "threads must be >= 0, got " + std::to_string(o->threads));
-  if (o->device != TRITIUM_DEVICE_INTERPRETER && o->device != TRITIUM_DEVICE_CUDA)
+  if (o->device != TRITIUM_DEVICE_INTERPRETER && o->device != TRITIUM_DEVICE_CUDA &&
+      o->device != TRITIUM_DEVICE_HIP)
     return fail(TRITIUM_ERROR_ARGUMENT,
-                "device must be 0 (interpreter) or 1 (cuda), got " +
+                "device must be 0 (interpreter), 1 (cuda) or 2 (hip), got " +
                     std::to_string(o->device));
   return TRITIUM_OK;
 }
@@ -435,6 +437,14 @@ int tritium_cuda_available(void) {
   return 0;
 }
 
+int tritium_hip_available(void) {
+  std::string why;
+  if (tritium::hipAvailable(&why))
+    return 1;
+  fail(TRITIUM_ERROR_RUNTIME, why);
+  return 0;
+}
+
 tritium_status tritium_cuda_device_attribute(int attribute, int *value) {
   if (!value)
     return fail(TRITIUM_ERROR_ARGUMENT, "value is null");
@@ -457,6 +467,7 @@ tritium_launch_options tritium_launch_options_default(void) {
   o.threads = 0;
   o.device = TRITIUM_DEVICE_INTERPRETER;
   o.stream = nullptr;
+  o.sanitize = nullptr;
   return o;
 }
 

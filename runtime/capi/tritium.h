@@ -229,7 +229,8 @@ typedef struct tritium_arg {
   union {
     struct {
       void *data;   /* host memory the kernel reads and writes in place
-                       (device memory on TRITIUM_DEVICE_CUDA) */
+                       (device memory on TRITIUM_DEVICE_CUDA and
+                       TRITIUM_DEVICE_HIP) */
       size_t bytes; /* its extent, a whole number of elements; the
                        interpreter checks every access against it, a GPU
                        launch does not read it (0 will do) */
@@ -249,8 +250,9 @@ typedef struct tritium_launch_options {
   int deterministic; /* run programs one after another in program-id order */
   int threads;       /* worker threads (0: OpenMP's default) */
   int device;        /* a tritium_device: where the kernel runs */
-  void *stream;      /* the CUstream a GPU launch goes on (NULL: the
-                        legacy default stream); torch's current stream
+  void *stream;      /* the CUstream a GPU launch goes on, a hipStream_t
+                        on TRITIUM_DEVICE_HIP (NULL: the legacy default
+                        stream, HIP's null stream); torch's current stream
                         from Python */
   int enable_fp_fusion; /* 1 (default): a multiply and an add may become one
                            fused multiply-add on the GPU, as in Triton */
@@ -262,12 +264,24 @@ typedef struct tritium_launch_options {
 
 typedef enum tritium_device {
   TRITIUM_DEVICE_INTERPRETER = 0, /* the CPU; buffers are host memory */
-  TRITIUM_DEVICE_CUDA = 1 /* the CUDA GPU; buffer data are device pointers */
+  TRITIUM_DEVICE_CUDA = 1, /* the CUDA GPU; buffer data are device pointers */
+  /* The AMD GPU through HIP (libamdhip64 loaded at run time, or the file
+     TRITIUM_HIP_LIBRARY names; the device TRITIUM_HIP_DEVICE names, default
+     0); buffer data are device pointers, the launch runs on the device they
+     are on. Without a HIP runtime or an AMD GPU a launch fails with
+     TRITIUM_ERROR_RUNTIME, "no HIP runtime: ..." or "no AMD GPU: ...". */
+  TRITIUM_DEVICE_HIP = 2
 } tritium_device;
 
 /* 1 when a CUDA GPU can run kernels; otherwise 0, and tritium_last_error()
    says why (no driver, no device). */
 TRITIUM_API int tritium_cuda_available(void);
+
+/* 1 when an AMD GPU can run kernels through HIP; otherwise 0, and
+   tritium_last_error() says why (no HIP runtime, no device, an architecture
+   the code generator does not compile for: it supports gfx90a, gfx942 and
+   gfx950). */
+TRITIUM_API int tritium_hip_available(void);
 
 /* cuDeviceGetAttribute (a CUdevice_attribute number) of the CUDA device
    kernels launch on, into *value. TRITIUM_ERROR_RUNTIME when there is no GPU
@@ -332,7 +346,7 @@ TRITIUM_API tritium_status tritium_kernel_compile_signature_amd(
  * ------------------------------------------------------------------------- */
 
 typedef struct tritium_compiled_info {
-  int on_gpu;     /* 1 when compiled for the CUDA device */
+  int on_gpu;     /* 1 when compiled for the CUDA or the HIP device */
   int num_warps;
   int num_stages;
   int shared;     /* bytes of shared memory it launches with */
@@ -344,7 +358,8 @@ typedef struct tritium_compiled_info {
 TRITIUM_API tritium_status tritium_kernel_compiled_info(
     const tritium_kernel *kernel, tritium_compiled_info *out);
 /* A stage's text ("ttir", and after a GPU launch or warmup "ttgir", "llir",
-   "ptx", "cubin"), with its size (a cubin is binary); NULL when that stage
+   "ptx", "cubin"; on TRITIUM_DEVICE_HIP "amdgcn" and "hsaco" for the last
+   two), with its size (a cubin or hsaco is binary); NULL when that stage
    was not made. Valid until the kernel is destroyed. */
 TRITIUM_API const char *tritium_kernel_compiled_stage(
     const tritium_kernel *kernel, const char *stage, size_t *size);

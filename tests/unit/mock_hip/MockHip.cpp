@@ -2,8 +2,9 @@
 //
 // Exports the HIP entry points the runtime's HIP layer resolves, with HIP's
 // C signatures and error codes, over simulated devices: "device" memory is
-// host memory, code objects are the text format described in MockHip.h,
-// and launches are recorded (and vector_add executed) instead of run. The
+// host memory, code objects are the text format described in MockHip.h or
+// real hsaco files (read through their metadata note), and launches are
+// recorded (and vector_add executed) instead of run. The
 // checks the real runtime makes (ROCm's clr: hip_module.cpp, hip_memory.cpp)
 // are made here with the same error codes, so the layer's error paths are
 // exercised as on a GPU.
@@ -156,6 +157,9 @@ struct Allocation {
 struct State {
   std::mutex mutex;
   int numDevices = 2;
+  std::string archOverride[2]; // mockHipSetArch's, else kDevices' arch
+  std::string lastImage;       // the last code object loaded
+  bool haveImage = false;
   std::map<std::string, hipError_t> failNext;
   std::set<Module *> modules;
   std::map<char *, Allocation> allocations; // by start address
@@ -172,6 +176,12 @@ State &state() {
 }
 
 thread_local int currentDevice = 0;
+
+/// gcnArchName of device `ordinal`.
+std::string deviceArch(const State &s, int ordinal) {
+  const std::string &o = s.archOverride[ordinal];
+  return o.empty() ? kDevices[ordinal].arch : o;
+}
 
 /// The failure queued for `name` by mockHipFailNext, consumed; 0 if none.
 hipError_t takeFailure(State &s, const char *name) {
@@ -195,17 +205,272 @@ const Allocation *findAllocation(State &s, const void *p, size_t bytes) {
   return &it->second;
 }
 
-/// Parses a code object; hipErrorInvalidImage for anything else.
-hipError_t parseImage(const void *image, int device, Module &module) {
+//===----------------------------------------------------------------------===//
+// Real code objects: the kernels of an hsaco from its AMDGPU metadata note.
+//===----------------------------------------------------------------------===//
+
+/// A MessagePack value, as much of the format as AMDGPU metadata uses.
+struct Msg {
+  enum Kind { Nil, Bool, Int, Float, Str, Array, Map } kind = Nil;
+  int64_t i = 0;
+  std::string s;
+  std::vector<Msg> items;                   // Array
+  std::vector<std::pair<Msg, Msg>> entries; // Map
+
+  /// The value of string key `key` of a map, or null.
+  const Msg *get(const char *key) const {
+    for (auto &[k, v] : entries)
+      if (k.kind == Str && k.s == key)
+        return &v;
+    return nullptr;
+  }
+  int64_t getInt(const char *key, int64_t otherwise) const {
+    const Msg *v = get(key);
+    return v && v->kind == Int ? v->i : otherwise;
+  }
+  std::string getStr(const char *key) const {
+    const Msg *v = get(key);
+    return v && v->kind == Str ? v->s : "";
+  }
+};
+
+/// Reads one value at `p` (advanced past it); false on a malformed or
+/// unsupported encoding.
+bool readMsg(const unsigned char *&p, const unsigned char *end, Msg &out,
+             int depth = 0) {
+  auto need = [&](size_t n) { return size_t(end - p) >= n; };
+  auto be = [&](size_t n) { // big-endian unsigned of n bytes
+    uint64_t v = 0;
+    for (size_t k = 0; k < n; ++k)
+      v = v << 8 | *p++;
+    return v;
+  };
+  if (depth > 32 || !need(1))
+    return false;
+  unsigned char b = *p++;
+  size_t len = 0;
+  bool isStr = false, isArray = false; // else a map
+  if (b <= 0x7f) {
+    out.kind = Msg::Int;
+    out.i = b;
+    return true;
+  }
+  if (b >= 0xe0) {
+    out.kind = Msg::Int;
+    out.i = int8_t(b);
+    return true;
+  }
+  if ((b & 0xf0) == 0x80) {
+    len = b & 0x0f;
+  } else if ((b & 0xf0) == 0x90) {
+    isArray = true;
+    len = b & 0x0f;
+  } else if ((b & 0xe0) == 0xa0) {
+    isStr = true;
+    len = b & 0x1f;
+  } else {
+    switch (b) {
+    case 0xc0:
+      out.kind = Msg::Nil;
+      return true;
+    case 0xc2:
+    case 0xc3:
+      out.kind = Msg::Bool;
+      out.i = b == 0xc3;
+      return true;
+    case 0xcc:
+    case 0xcd:
+    case 0xce:
+    case 0xcf: {
+      size_t n = size_t(1) << (b - 0xcc);
+      if (!need(n))
+        return false;
+      out.kind = Msg::Int;
+      out.i = int64_t(be(n));
+      return true;
+    }
+    case 0xd0:
+    case 0xd1:
+    case 0xd2:
+    case 0xd3: {
+      size_t n = size_t(1) << (b - 0xd0);
+      if (!need(n))
+        return false;
+      uint64_t v = be(n);
+      unsigned shift = unsigned(64 - 8 * n); // sign-extend from n bytes
+      out.kind = Msg::Int;
+      out.i = n == 8 ? int64_t(v) : int64_t(v << shift) >> shift;
+      return true;
+    }
+    case 0xca:
+    case 0xcb: {
+      size_t n = b == 0xca ? 4 : 8;
+      if (!need(n))
+        return false;
+      p += n; // no float the mock reads
+      out.kind = Msg::Float;
+      return true;
+    }
+    case 0xd9:
+    case 0xda:
+    case 0xdb:
+    case 0xc4:
+    case 0xc5:
+    case 0xc6: { // str8/16/32, bin8/16/32
+      size_t n = b >= 0xd9 ? size_t(1) << (b - 0xd9) : size_t(1) << (b - 0xc4);
+      if (!need(n))
+        return false;
+      isStr = true;
+      len = be(n);
+      break;
+    }
+    case 0xdc:
+    case 0xdd:
+      if (!need(b == 0xdc ? 2 : 4))
+        return false;
+      isArray = true;
+      len = be(b == 0xdc ? 2 : 4);
+      break;
+    case 0xde:
+    case 0xdf:
+      if (!need(b == 0xde ? 2 : 4))
+        return false;
+      len = be(b == 0xde ? 2 : 4);
+      break;
+    default:
+      return false; // extension types: not in AMDGPU metadata
+    }
+  }
+  if (isStr) {
+    if (!need(len))
+      return false;
+    out.kind = Msg::Str;
+    out.s.assign(reinterpret_cast<const char *>(p), len);
+    p += len;
+    return true;
+  }
+  if (isArray) {
+    out.kind = Msg::Array;
+    for (size_t k = 0; k < len; ++k) {
+      out.items.emplace_back();
+      if (!readMsg(p, end, out.items.back(), depth + 1))
+        return false;
+    }
+    return true;
+  }
+  out.kind = Msg::Map;
+  for (size_t k = 0; k < len; ++k) {
+    out.entries.emplace_back();
+    if (!readMsg(p, end, out.entries.back().first, depth + 1) ||
+        !readMsg(p, end, out.entries.back().second, depth + 1))
+      return false;
+  }
+  return true;
+}
+
+uint64_t readLE(const unsigned char *p, size_t bytes) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < bytes; ++i)
+    v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+/// Parses an hsaco: its kernels from the metadata note (the explicit
+/// arguments' sizes; HIP fills the hidden_* ones itself), `extent` the
+/// bytes the ELF spans. hipErrorInvalidImage for a malformed one,
+/// hipErrorNoBinaryForGpu for another target.
+hipError_t parseCodeObject(const unsigned char *bytes,
+                           const std::string &deviceArch, Module &module,
+                           size_t &extent) {
+  // ELF64: e_shoff at 0x28, e_shentsize at 0x3a, e_shnum at 0x3c; section
+  // headers: sh_type at 4, sh_offset at 0x18, sh_size at 0x20.
+  constexpr unsigned kShtNote = 7, kShtNobits = 8, kNtAmdgpuMetadata = 32;
+  uint64_t shoff = readLE(bytes + 0x28, 8);
+  uint64_t shentsize = readLE(bytes + 0x3a, 2), shnum = readLE(bytes + 0x3c, 2);
+  if (!shnum || shentsize < 64 || shoff < 64)
+    return hipErrorInvalidImage;
+  extent = size_t(shoff + shentsize * shnum);
+  const unsigned char *meta = nullptr;
+  size_t metaBytes = 0;
+  for (uint64_t i = 0; i < shnum; ++i) {
+    const unsigned char *sh = bytes + shoff + i * shentsize;
+    uint64_t type = readLE(sh + 4, 4), off = readLE(sh + 0x18, 8),
+             size = readLE(sh + 0x20, 8);
+    if (type == kShtNobits)
+      continue;
+    if (off + size > (uint64_t(1) << 32))
+      return hipErrorInvalidImage;
+    extent = std::max(extent, size_t(off + size));
+    if (type != kShtNote)
+      continue;
+    // Notes: namesz, descsz, type, then the name and the descriptor, each
+    // padded to 4 bytes.
+    for (uint64_t at = off; at + 12 <= off + size;) {
+      const unsigned char *n = bytes + at;
+      uint64_t namesz = readLE(n, 4), descsz = readLE(n + 4, 4),
+               ntype = readLE(n + 8, 4);
+      uint64_t desc = at + 12 + ((namesz + 3) & ~uint64_t(3));
+      if (ntype == kNtAmdgpuMetadata && namesz == 7 &&
+          std::memcmp(n + 12, "AMDGPU", 7) == 0) {
+        meta = bytes + desc;
+        metaBytes = size_t(descsz);
+      }
+      at = desc + ((descsz + 3) & ~uint64_t(3));
+    }
+  }
+  Msg root;
+  const unsigned char *p = meta;
+  if (!meta || !readMsg(p, meta + metaBytes, root) || root.kind != Msg::Map)
+    return hipErrorInvalidImage;
+  // "amdgcn-amd-amdhsa--gfx942" with optional ":sramecc+" features.
+  std::string target = root.getStr("amdhsa.target");
+  size_t dashes = target.rfind("--");
+  if (dashes == std::string::npos)
+    return hipErrorInvalidImage;
+  std::string arch = target.substr(dashes + 2);
+  if (arch.substr(0, arch.find(':')) !=
+      deviceArch.substr(0, deviceArch.find(':')))
+    return hipErrorNoBinaryForGpu;
+  const Msg *kernels = root.get("amdhsa.kernels");
+  if (!kernels || kernels->kind != Msg::Array)
+    return hipErrorInvalidImage;
+  for (const Msg &k : kernels->items) {
+    auto fn = std::make_unique<Function>();
+    fn->module = &module;
+    fn->name = k.getStr(".name");
+    if (fn->name.empty())
+      return hipErrorInvalidImage;
+    if (const Msg *args = k.get(".args"))
+      for (const Msg &a : args->items)
+        if (a.getStr(".value_kind").rfind("hidden_", 0) != 0)
+          fn->paramSizes.push_back(unsigned(a.getInt(".size", 0)));
+    if (fn->paramSizes.size() > kMockHipMaxParams)
+      return hipErrorInvalidImage;
+    fn->lds = int(k.getInt(".group_segment_fixed_size", 0));
+    fn->maxThreads = int(k.getInt(".max_flat_workgroup_size", 1024));
+    fn->vgprs = int(k.getInt(".vgpr_count", 0));
+    fn->scratch = int(k.getInt(".private_segment_fixed_size", 0));
+    module.functions.push_back(std::move(fn));
+  }
+  return hipSuccess;
+}
+
+/// Parses a code object, the mock's text format or a real hsaco;
+/// hipErrorInvalidImage for anything else. `extent` is the bytes it spans.
+hipError_t parseImage(const void *image, const std::string &deviceArch,
+                      Module &module, size_t &extent) {
   const unsigned char *bytes = static_cast<const unsigned char *>(image);
   if (std::memcmp(bytes, "\177ELF", 4) != 0 || bytes[4] != 2 ||
       (bytes[0x12] | bytes[0x13] << 8) != 224)
     return hipErrorInvalidImage;
-  std::istringstream text(reinterpret_cast<const char *>(bytes + 64));
+  const char *body = reinterpret_cast<const char *>(bytes + 64);
+  if (std::strncmp(body, "mock-hsaco", 10) != 0)
+    return parseCodeObject(bytes, deviceArch, module, extent);
+  extent = 64 + std::strlen(body) + 1;
+  std::istringstream text(body);
   std::string word, arch;
   if (!(text >> word) || word != "mock-hsaco" || !(text >> arch))
     return hipErrorInvalidImage;
-  std::string deviceArch = kDevices[device].arch;
   if (arch != deviceArch.substr(0, deviceArch.find(':')))
     return hipErrorNoBinaryForGpu;
   std::string line;
@@ -292,6 +557,10 @@ MOCK_EXPORT void mockHipReset(int numDevices) {
     delete[] static_cast<char *>(stream);
   s.streams.clear();
   s.failNext.clear();
+  s.archOverride[0].clear();
+  s.archOverride[1].clear();
+  s.lastImage.clear();
+  s.haveImage = false;
   s.pendingFault = hipSuccess;
   s.haveLaunch = false;
   s.lastLaunch = MockHipLaunch();
@@ -320,6 +589,22 @@ MOCK_EXPORT void mockHipFailNext(const char *name, int error) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.failNext[name] = error;
+}
+
+MOCK_EXPORT int mockHipLastModuleImage(const void **data,
+                                       unsigned long *bytes) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  *data = s.lastImage.data();
+  *bytes = s.lastImage.size();
+  return s.haveImage;
+}
+
+MOCK_EXPORT void mockHipSetArch(int device, const char *gcnArchName) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (device >= 0 && device < 2)
+    s.archOverride[device] = gcnArchName;
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,7 +694,9 @@ hipError_t fillProperties(State &s, void *props, int ordinal, size_t size,
   char *p = static_cast<char *>(props);
   std::memset(p, 0, size);
   std::strcpy(p + kNameOffset, kDevices[ordinal].name);
-  std::strcpy(p + archOffset, kDevices[ordinal].arch);
+  std::string arch = deviceArch(s, ordinal);
+  std::memcpy(p + archOffset, arch.c_str(),
+              std::min<size_t>(arch.size() + 1, 255));
   return hipSuccess;
 }
 } // namespace
@@ -450,8 +737,12 @@ MOCK_EXPORT hipError_t hipModuleLoadData(Module **module, const void *image) {
     return hipErrorInvalidValue;
   auto m = std::make_unique<Module>();
   m->device = currentDevice;
-  if (hipError_t e = parseImage(image, currentDevice, *m))
+  size_t extent = 0;
+  if (hipError_t e =
+          parseImage(image, deviceArch(s, currentDevice), *m, extent))
     return e;
+  s.lastImage.assign(static_cast<const char *>(image), extent);
+  s.haveImage = true;
   *module = m.get();
   s.modules.insert(m.release());
   ++s.stats.modulesLoaded;

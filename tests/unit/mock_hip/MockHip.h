@@ -19,6 +19,11 @@
 // outside any allocation makes the next hipDeviceSynchronize fail with
 // hipErrorIllegalAddress, as a memory fault does on a GPU.
 //
+// Real code objects (an hsaco as ld.lld links it) load too: their kernels,
+// target, parameter sizes and resources come from the AMDGPU metadata note
+// (NT_AMDGPU_METADATA, MessagePack), as HIP reads them. Their kernels are
+// recorded on launch, never executed.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_TESTS_UNIT_MOCK_HIP_MOCKHIP_H
 #define TRITIUM_TESTS_UNIT_MOCK_HIP_MOCKHIP_H
@@ -59,6 +64,13 @@ void mockHipStats(MockHipStats *out);
 /// The next call of the HIP function `name` returns `error` and does
 /// nothing else.
 void mockHipFailNext(const char *name, int error);
+/// The bytes of the code object the last successful hipModuleLoadData
+/// loaded (its whole ELF extent); 0 when there has been none. Valid until
+/// the next load or reset.
+int mockHipLastModuleImage(const void **data, unsigned long *bytes);
+/// Device `device` reports `gcnArchName` ("gfx1100") from now until the
+/// next reset; for the runtime to see it, before it first opens the device.
+void mockHipSetArch(int device, const char *gcnArchName);
 }
 
 #endif // TRITIUM_TESTS_UNIT_MOCK_HIP_MOCKHIP_H
