@@ -22,9 +22,6 @@ namespace {
 LogicalResult print(Lowering &L, Operation *o) {
   auto op = cast<tile::PrintOp>(o);
   auto &b = L.b;
-  if (!L.target.hasPrintf())
-    return L.fail(op, "tl.device_print is not supported on " + L.target.name() +
-                          " yet (it runs on the interpreter and on NVIDIA GPUs)");
   std::vector<llvm::Value *> pid = {L.target.programId(b, 0), L.target.programId(b, 1),
                                     L.target.programId(b, 2)};
   std::string prefix = op.getPrefix().str();

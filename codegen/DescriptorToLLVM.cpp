@@ -13,8 +13,9 @@
 // 0 <= c < shape in every dimension; its address is base + sum(c * stride)
 // elements. Outside elements are never touched: loads read the padding
 // (zero, or NaN for floats of a NaN-padded descriptor), stores, reductions
-// and scatters skip them. Accesses are predicated PTX, so no lane touches a
-// masked-off address, and only the owner of an element writes it.
+// and scatters skip them. Accesses are predicated PTX (on AMD LLVM's masked
+// loads and stores, and atomicrmw), so no lane touches a masked-off
+// address, and only the owner of an element writes it.
 //
 // Loads and stores move a thread's run of consecutive elements along the
 // last dimension as one vector (up to 128 bits) when a runtime check
@@ -162,11 +163,43 @@ locate(Lowering &L, const Desc &d, const Elem &e,
   return {in, b.CreateGEP(e.bitsTy, d.base, off)};
 }
 
+/// Other targets: `n` elements of type `t` at `ptr`, read where `pred`
+/// holds (zero elsewhere) by LLVM's masked load, which touches no memory
+/// when the mask is off; aligned to the whole vector, as vectorOk checks.
+std::vector<llvm::Value *> maskedLoad(Lowering &L, llvm::Type *t, unsigned n,
+                                      llvm::Value *pred, llvm::Value *ptr) {
+  auto &b = L.b;
+  auto *vt = llvm::FixedVectorType::get(t, n);
+  llvm::Value *v = b.CreateMaskedLoad(vt, ptr, llvm::Align(n * t->getPrimitiveSizeInBits() / 8),
+                                      b.CreateVectorSplat(n, pred),
+                                      llvm::Constant::getNullValue(vt));
+  std::vector<llvm::Value *> out;
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(b.CreateExtractElement(v, uint64_t(i)));
+  return out;
+}
+
+/// Other targets: `bits` (elements of one type) to `ptr` where `pred`
+/// holds, by LLVM's masked store.
+void maskedStore(Lowering &L, llvm::ArrayRef<llvm::Value *> bits, llvm::Value *pred,
+                 llvm::Value *ptr) {
+  auto &b = L.b;
+  llvm::Type *t = bits[0]->getType();
+  auto *vt = llvm::FixedVectorType::get(t, bits.size());
+  llvm::Value *v = llvm::PoisonValue::get(vt);
+  for (unsigned i = 0; i < bits.size(); ++i)
+    v = b.CreateInsertElement(v, bits[i], uint64_t(i));
+  b.CreateMaskedStore(v, ptr, llvm::Align(bits.size() * t->getPrimitiveSizeInBits() / 8),
+                      b.CreateVectorSplat(bits.size(), pred));
+}
+
 /// Reads the element at `ptr` where `pred` holds (its bits; undefined
 /// elsewhere).
 llvm::Value *predicatedLoad(Lowering &L, const Elem &e, llvm::Value *pred,
                             llvm::Value *ptr) {
   auto &b = L.b;
+  if (!L.target.isNvidia())
+    return maskedLoad(L, e.bitsTy, 1, pred, ptr).front();
   PtxWord w = ptxWord(L, e.bits());
   // Side effects keep the load ordered with the kernel's other memory
   // accesses (the asm names no memory operand).
@@ -181,6 +214,10 @@ llvm::Value *predicatedLoad(Lowering &L, const Elem &e, llvm::Value *pred,
 void predicatedStore(Lowering &L, const Elem &e, llvm::Value *pred,
                      llvm::Value *ptr, llvm::Value *bits) {
   auto &b = L.b;
+  if (!L.target.isNvidia()) {
+    maskedStore(L, {bits}, pred, ptr);
+    return;
+  }
   PtxWord w = ptxWord(L, e.bits());
   if (bits->getType() != w.regTy)
     bits = b.CreateZExt(bits, w.regTy);
@@ -226,6 +263,8 @@ std::vector<llvm::Value *> predicatedVectorLoad(Lowering &L, const Elem &e,
                                                 unsigned vec, llvm::Value *pred,
                                                 llvm::Value *ptr) {
   auto &b = L.b;
+  if (!L.target.isNvidia())
+    return maskedLoad(L, e.bitsTy, vec, pred, ptr);
   auto [wbits, count] = vectorWords(vec * e.bits());
   llvm::Type *wt = b.getIntNTy(wbits);
   std::string c = wbits == 64 ? "l" : "r";
@@ -263,6 +302,10 @@ void predicatedVectorStore(Lowering &L, const Elem &e, llvm::Value *pred,
                            llvm::Value *ptr,
                            llvm::ArrayRef<llvm::Value *> bits) {
   auto &b = L.b;
+  if (!L.target.isNvidia()) {
+    maskedStore(L, bits, pred, ptr);
+    return;
+  }
   unsigned vec = bits.size();
   auto [wbits, count] = vectorWords(vec * e.bits());
   llvm::Type *wt = b.getIntNTy(wbits);
@@ -578,6 +621,30 @@ std::string nativeRed(Lowering &L, RK kind, const Elem &e) {
   return "";
 }
 
+/// The atomicrmw operation of a reduction that nativeRed finds.
+llvm::AtomicRMWInst::BinOp rmwKind(RK kind, const Elem &e) {
+  using K = llvm::AtomicRMWInst::BinOp;
+  switch (kind) {
+  case RK::ADD:
+    return e.valueTy->isFloatingPointTy() ? K::FAdd : K::Add;
+  case RK::MIN:
+    return K::Min;
+  case RK::MAX:
+    return K::Max;
+  case RK::UMIN:
+    return K::UMin;
+  case RK::UMAX:
+    return K::UMax;
+  case RK::AND:
+    return K::And;
+  case RK::OR:
+    return K::Or;
+  case RK::XOR:
+    return K::Xor;
+  }
+  return K::Add;
+}
+
 /// *ptr = combine(*ptr, v) atomically by compare-and-swap; elements
 /// narrower than 32 bits swap their aligned 32-bit word.
 void casLoop(Lowering &L, const Elem &e, RK kind, llvm::Value *ptr,
@@ -638,12 +705,15 @@ LogicalResult descReduce(Lowering &L, Operation *o) {
   std::string red = nativeRed(L, kind, e);
   PtxWord w = ptxWord(L, e.bits());
   llvm::InlineAsm *ia = nullptr;
-  if (!red.empty())
+  if (!red.empty() && L.target.isNvidia())
     ia = llvm::InlineAsm::get(
         llvm::FunctionType::get(
             b.getVoidTy(), {b.getInt1Ty(), d.base->getType(), w.regTy}, false),
         "@$0 red.global." + red + " [$1], $2;", "b,l," + w.constraint,
         /*hasSideEffects=*/true);
+  // Other targets: LLVM's atomicrmw where PTX has a `red` (relaxed, device
+  // scope, as `red` is); the back end expands what the hardware lacks.
+  bool rmw = !red.empty() && !L.target.isNvidia();
   forOwnedElements(L, d, e, *layout, coords,
                    [&](unsigned r, llvm::Value *pred, llvm::Value *ptr) {
                      if (ia) {
@@ -656,7 +726,13 @@ LogicalResult descReduce(Lowering &L, Operation *o) {
                          llvm::BasicBlock::Create(L.ctx, "desc.red.done", L.fn);
                      b.CreateCondBr(pred, then, cont);
                      b.SetInsertPoint(then);
-                     casLoop(L, e, kind, ptr, vals[r]);
+                     if (rmw)
+                       b.CreateAtomicRMW(rmwKind(kind, e), ptr, vals[r],
+                                         llvm::Align(e.bits() / 8),
+                                         llvm::AtomicOrdering::Monotonic,
+                                         L.ctx.getOrInsertSyncScopeID("agent"));
+                     else
+                       casLoop(L, e, kind, ptr, vals[r]);
                      b.CreateBr(cont);
                      b.SetInsertPoint(cont);
                    });

@@ -74,47 +74,6 @@ llvm::CmpInst::Predicate fcmpPred(arith::CmpFPredicate p) {
   return P::FCMP_FALSE;
 }
 
-} // namespace
-
-/// On AMD, libdevice's `__nv_<name>f` / `__nv_<name>` on fp32 / fp64 values
-/// is ROCm's `__ocml_<name>_f32` / `_f64` (linked from ocml.bc); "" when
-/// the arguments and result are not all fp32 or all fp64.
-static std::string ocmlName(llvm::StringRef nv, llvm::ArrayRef<llvm::Type *> args,
-                            llvm::Type *rt) {
-  if (!nv.starts_with("__nv_"))
-    return "";
-  std::string base = nv.drop_front(5).str();
-  auto all = [&](bool (llvm::Type::*is)() const) {
-    for (llvm::Type *t : args)
-      if (!(t->*is)())
-        return false;
-    return (rt->*is)();
-  };
-  if (all(&llvm::Type::isFloatTy) && base.size() > 1 && base.back() == 'f')
-    return "__ocml_" + base.substr(0, base.size() - 1) + "_f32";
-  if (all(&llvm::Type::isDoubleTy))
-    return "__ocml_" + base + "_f64";
-  return "";
-}
-
-/// A call of libdevice's `name` (NVIDIA), or of ocml's function for it
-/// (AMD) where there is one.
-llvm::Value *tritium::codegen::callMathLibrary(Lowering &L, llvm::StringRef name,
-                                               llvm::ArrayRef<llvm::Value *> args,
-                                               llvm::Type *rt) {
-  std::vector<llvm::Type *> tys;
-  for (llvm::Value *a : args)
-    tys.push_back(a->getType());
-  std::string callee = name.str();
-  if (!L.target.isNvidia())
-    if (std::string o = ocmlName(name, tys, rt); !o.empty())
-      callee = o;
-  auto fn = L.mod.getOrInsertFunction(callee, llvm::FunctionType::get(rt, tys, false));
-  return L.b.CreateCall(fn, args);
-}
-
-namespace {
-
 /// Calls libdevice's `__nv_<base>f` / `__nv_<base>` in fp32 or fp64 (on
 /// AMD ocml's); half-width floats are computed in fp32.
 llvm::Value *libdevice(Lowering &L, llvm::StringRef base,
@@ -173,20 +132,39 @@ llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
   return t->isFloatTy() ? r : L.b.CreateFPTrunc(r, t);
 }
 
-/// Round-toward-zero float narrowing (fp_to_fp rtz) through PTX cvt.rz.
+/// Round-toward-zero float narrowing (fp_to_fp rtz). fp64 to a 16-bit
+/// format goes through fp32, rounding toward zero both times: every 16-bit
+/// value is an fp32 value, so the two steps round as one would.
 llvm::Value *truncRtz(Lowering &L, llvm::Value *x, llvm::Type *to) {
+  auto &b = L.b;
   if (x->getType()->isDoubleTy() && !to->isFloatTy())
-    x = L.b.CreateFPTrunc(x, L.b.getFloatTy()); // two steps; rare
+    x = truncRtz(L, x, b.getFloatTy());
+  if (!L.target.isNvidia()) {
+    if (to->isBFloatTy()) {
+      // fp32's upper half is the value rounded toward zero; a NaN whose
+      // payload lies in the lower half would become an infinity, so its
+      // quiet bit is set.
+      llvm::Value *hi =
+          b.CreateTrunc(b.CreateLShr(b.CreateBitCast(x, b.getInt32Ty()), 16), b.getInt16Ty());
+      hi = b.CreateSelect(b.CreateFCmpUNO(x, x), b.CreateOr(hi, 0x40), hi);
+      return b.CreateBitCast(hi, to);
+    }
+    // f32 -> f16 and f64 -> f32: the conversion instruction under the
+    // round-toward-zero mode (AMDGPU sets the MODE register around it).
+    llvm::Value *mode = llvm::MetadataAsValue::get(
+        L.ctx, llvm::MDString::get(L.ctx, "round.towardzero"));
+    return b.CreateIntrinsic(llvm::Intrinsic::fptrunc_round, {to, x->getType()}, {x, mode});
+  }
   std::string src = x->getType()->isDoubleTy() ? "f64" : "f32";
   std::string dst = to->isFloatTy() ? "f32" : to->isHalfTy() ? "f16" : "bf16";
   std::string outC = to->isFloatTy() ? "=f" : "=h";
   std::string inC = x->getType()->isDoubleTy() ? "d" : "f";
-  auto *fty = llvm::FunctionType::get(to->isFloatTy() ? to : (llvm::Type *)L.b.getInt16Ty(),
+  auto *fty = llvm::FunctionType::get(to->isFloatTy() ? to : (llvm::Type *)b.getInt16Ty(),
                                       {x->getType()}, false);
   auto *ia = llvm::InlineAsm::get(fty, "cvt.rz." + dst + "." + src + " $0, $1;",
                                   outC + "," + inC, false);
-  llvm::Value *r = L.b.CreateCall(ia, {x});
-  return to->isFloatTy() ? r : L.b.CreateBitCast(r, to);
+  llvm::Value *r = b.CreateCall(ia, {x});
+  return to->isFloatTy() ? r : b.CreateBitCast(r, to);
 }
 
 } // namespace

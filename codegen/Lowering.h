@@ -333,7 +333,8 @@ llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
 
 /// A call of libdevice's function `name` (`__nv_sinf`...) on `args`,
 /// returning `rt`; on AMD ROCm's ocml function for it (`__ocml_sin_f32`)
-/// where the values are all fp32 or all fp64 (ElementwiseToLLVM.cpp).
+/// where the values are all fp32 or all fp64, and libdevice's integer and
+/// predicate functions as LLVM IR (LibdeviceToLLVM.cpp).
 llvm::Value *callMathLibrary(Lowering &L, llvm::StringRef name,
                              llvm::ArrayRef<llvm::Value *> args, llvm::Type *rt);
 

@@ -30,8 +30,6 @@ public:
   /// NVIDIA (PTX): global accesses, conversions and math go through PTX
   /// instructions; elsewhere through LLVM's own operations.
   virtual bool isNvidia() const { return true; }
-  /// Whether device_print lowers (printf on the device).
-  virtual bool hasPrintf() const { return true; }
   /// Address spaces of global and shared memory.
   virtual unsigned globalAddrSpace() const = 0;
   virtual unsigned sharedAddrSpace() const = 0;

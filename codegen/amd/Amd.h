@@ -34,8 +34,10 @@ llvm::TargetMachine *amdTargetMachine(const std::string &arch);
 /// Path of ROCm's ocml.bc: TRITIUM_OCML, $ROCM_PATH/amdgcn/bitcode, then
 /// Debian's rocm-device-libs (/usr/lib/x86_64-linux-gnu/amdgcn/bitcode).
 std::string findOcml();
-/// Links ocml's functions `m` calls (__ocml_*) and sets ocml's control
-/// constants for `arch`; an error names a function ocml lacks.
+/// Links ocml's functions `m` calls (__ocml_*), and ockl's printf
+/// (__ockl_printf_*, from ockl.bc beside ocml.bc), and sets the device
+/// libraries' control constants for `arch`; an error names a function ocml
+/// lacks.
 bool linkOcml(llvm::Module &m, const std::string &arch, std::string &error);
 /// Verifies and runs the O3 pipeline.
 bool optimizeAmdModule(llvm::Module &m, const std::string &arch, std::string &error);
@@ -50,13 +52,15 @@ bool linkHsaco(const std::string &object, std::string &hsaco, std::string &error
 /// Resources of one kernel, as its code object's metadata states them.
 struct AmdKernelReport {
   std::string name;
+  /// .sgpr_count, .vgpr_count (VGPRs and AGPRs together: one register
+  /// file on gfx90a and later), .agpr_count.
   int sgprs = -1, vgprs = -1, agprs = -1;
   int sgprSpills = 0, vgprSpills = 0;
   int ldsBytes = 0;     ///< .group_segment_fixed_size
   int scratchBytes = 0; ///< .private_segment_fixed_size
   int wavefrontSize = 64;
-  /// Waves per SIMD that fit by registers (512 VGPRs per lane, counted
-  /// with the AGPRs on gfx90a and later; at most 8).
+  /// Waves per SIMD that fit by registers (512 per lane for VGPRs and
+  /// AGPRs together; at most 8).
   int occupancy = 0;
 };
 /// Reads the `.amdgpu_metadata` block of AMDGCN assembly.

@@ -2,10 +2,11 @@
 //
 // The AMD side of the lowering (workitem/workgroup ids, the grid size from
 // the implicit kernel arguments of code object v5, s_barrier with
-// workgroup fences, ds_bpermute across a wave of 64 lanes) and the back
-// end: O3 with the AMDGPU target machine, AMDGCN assembly or an ELF code
-// object, ld.lld into an hsaco, and the resource report from the code
-// object's metadata (the `.amdgpu_metadata` block of the assembly).
+// workgroup fences, ds_bpermute across a wave of 64 lanes, printf over
+// hostcall) and the back end: ROCm's device libraries linked (ocml's math,
+// ockl's printf), O3 with the AMDGPU target machine, AMDGCN assembly or an
+// ELF code object, ld.lld into an hsaco, and the resource report from the
+// code object's metadata (the `.amdgpu_metadata` block of the assembly).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/amd/Amd.h"
@@ -42,6 +43,7 @@ void LLVMInitializeAMDGPUTargetInfo();
 void LLVMInitializeAMDGPUTarget();
 void LLVMInitializeAMDGPUTargetMC();
 void LLVMInitializeAMDGPUAsmPrinter();
+void LLVMInitializeAMDGPUAsmParser();
 }
 extern char **environ;
 
@@ -59,7 +61,6 @@ public:
   unsigned globalAddrSpace() const override { return 1; }
   unsigned sharedAddrSpace() const override { return 3; }
   bool isNvidia() const override { return false; }
-  bool hasPrintf() const override { return false; }
 
   llvm::Value *threadIdX(llvm::IRBuilder<> &b) override {
     return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_workitem_id_x, {});
@@ -104,8 +105,52 @@ public:
       return v;
     return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_readfirstlane, {v});
   }
-  void printf(llvm::IRBuilder<> &, llvm::StringRef, llvm::ArrayRef<llvm::Value *>) override {
-    // hasPrintf() is false: the lowering reports device_print before here.
+  /// ROCm's printf over hostcall, as HIP's device printf calls it (ockl's
+  /// functions, linked from ockl.bc): a message opened by
+  /// __ockl_printf_begin, the format with its NUL appended, then the
+  /// arguments seven at a time as 64-bit words (a double by its bits);
+  /// the last piece closes the message, which the host formats.
+  void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
+              llvm::ArrayRef<llvm::Value *> args) override {
+    llvm::Module *m = b.GetInsertBlock()->getModule();
+    llvm::Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+    auto begin =
+        m->getOrInsertFunction("__ockl_printf_begin", llvm::FunctionType::get(i64, {i64}, false));
+    auto appendString = m->getOrInsertFunction(
+        "__ockl_printf_append_string_n",
+        llvm::FunctionType::get(i64, {i64, b.getPtrTy(), i64, i32}, false));
+    std::vector<llvm::Type *> argTys = {i64, i32};
+    argTys.insert(argTys.end(), 7, i64);
+    argTys.push_back(i32);
+    auto appendArgs = m->getOrInsertFunction("__ockl_printf_append_args",
+                                             llvm::FunctionType::get(i64, argTys, false));
+    // The format lives in constant memory; ockl reads it through a flat
+    // pointer.
+    llvm::Value *fmt = b.CreateAddrSpaceCast(
+        b.CreateGlobalString(format, "printf_fmt", /*AddressSpace=*/4, m), b.getPtrTy());
+    llvm::Value *msg = b.CreateCall(begin, {b.getInt64(0)});
+    msg = b.CreateCall(appendString, {msg, fmt, b.getInt64(format.size() + 1),
+                                      b.getInt32(args.empty() ? 1 : 0)});
+    for (size_t i = 0; i < args.size(); i += 7) {
+      size_t n = std::min<size_t>(7, args.size() - i);
+      std::vector<llvm::Value *> call = {msg, b.getInt32(n)};
+      for (size_t k = 0; k < 7; ++k) {
+        if (k >= n) {
+          call.push_back(b.getInt64(0));
+          continue;
+        }
+        llvm::Value *a = args[i + k];
+        if (a->getType()->isFloatingPointTy())
+          a = b.CreateBitCast(b.CreateFPExt(a, b.getDoubleTy()), i64);
+        else if (a->getType()->isPointerTy())
+          a = b.CreatePtrToInt(a, i64);
+        else
+          a = b.CreateZExt(a, i64); // the host reads %u and %d from the low word
+        call.push_back(a);
+      }
+      call.push_back(b.getInt32(i + n == args.size() ? 1 : 0));
+      msg = b.CreateCall(appendArgs, call);
+    }
   }
   void assertFail(llvm::IRBuilder<> &b, llvm::StringRef, llvm::StringRef, unsigned,
                   llvm::StringRef) override {
@@ -191,6 +236,9 @@ llvm::TargetMachine *tritium::codegen::amdTargetMachine(const std::string &arch)
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // Inline asm in ROCm's device libraries (ockl's printf) is assembled
+    // when the code object is written.
+    LLVMInitializeAMDGPUAsmParser();
   });
   static thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
   auto &tm = cache[arch];
@@ -223,20 +271,10 @@ std::string tritium::codegen::findOcml() {
   return "";
 }
 
-bool tritium::codegen::linkOcml(llvm::Module &m, const std::string &arch, std::string &error) {
-  std::vector<std::string> wanted;
-  for (llvm::Function &f : m)
-    if (f.isDeclaration() && f.getName().starts_with("__ocml_"))
-      wanted.push_back(f.getName().str());
-  if (wanted.empty())
-    return true;
-  std::string path = findOcml();
-  if (path.empty()) {
-    error = "the kernel calls math functions (" + wanted.front() +
-            "), which AMD targets take from ROCm's ocml.bc, not found (install "
-            "rocm-device-libs or set TRITIUM_OCML)";
-    return false;
-  }
+namespace {
+
+/// Links the functions of the bitcode library at `path` that `m` calls.
+bool linkLibrary(llvm::Module &m, const std::string &path, std::string &error) {
   auto buf = llvm::MemoryBuffer::getFile(path);
   if (!buf) {
     error = "cannot read " + path;
@@ -261,6 +299,34 @@ bool tritium::codegen::linkOcml(llvm::Module &m, const std::string &arch, std::s
     error = "linking " + path + " failed";
     return false;
   }
+  return true;
+}
+
+} // namespace
+
+bool tritium::codegen::linkOcml(llvm::Module &m, const std::string &arch, std::string &error) {
+  std::vector<std::string> wanted;
+  bool printf = false;
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__ocml_"))
+      wanted.push_back(f.getName().str());
+    else if (f.isDeclaration() && f.getName().starts_with("__ockl_printf"))
+      printf = true;
+  if (wanted.empty() && !printf)
+    return true;
+  std::string path = findOcml();
+  if (path.empty()) {
+    error = wanted.empty()
+                ? "the kernel prints (tl.device_print), which AMD targets take from ROCm's "
+                  "ockl.bc, not found (install rocm-device-libs or set TRITIUM_OCML to the "
+                  "ocml.bc beside it)"
+                : "the kernel calls math functions (" + wanted.front() +
+                      "), which AMD targets take from ROCm's ocml.bc, not found (install "
+                      "rocm-device-libs or set TRITIUM_OCML)";
+    return false;
+  }
+  if (!wanted.empty() && !linkLibrary(m, path, error))
+    return false;
   for (const std::string &name : wanted) {
     llvm::Function *f = m.getFunction(name);
     if (f && f->isDeclaration()) {
@@ -269,7 +335,21 @@ bool tritium::codegen::linkOcml(llvm::Module &m, const std::string &arch, std::s
       return false;
     }
   }
-  // ocml's control constants, as hipcc's defaults set them: IEEE
+  if (printf) {
+    // printf comes from ockl, one of the device libraries beside ocml.
+    std::string ockl = std::filesystem::path(path).replace_filename("ockl.bc").string();
+    if (!isReadable(ockl)) {
+      error = "the kernel prints (tl.device_print), which AMD targets take from ROCm's "
+              "ockl.bc, not found beside " + path;
+      return false;
+    }
+    if (!linkLibrary(m, ockl, error))
+      return false;
+    // ROCm 5's ockl keeps its hostcall out of line and unoptimized
+    // (noinline optnone): the call needs a small stack in scratch memory.
+    // Later ockl lets it inline. Either is kept as the library has it.
+  }
+  // The device libraries' control constants, as hipcc's defaults set them: IEEE
   // behaviour, denormals kept, wave64.
   unsigned isa = arch == "gfx90a" ? 9010 : arch == "gfx942" ? 9402 : 9500;
   std::pair<const char *, unsigned> controls[] = {
@@ -456,9 +536,10 @@ std::optional<AmdKernelReport> tritium::codegen::readAmdReport(const std::string
     return std::nullopt;
   }
   // VGPRs and AGPRs share 512 registers per lane of a SIMD, allocated in
-  // granules of 8 (gfx90a and later); at most 8 waves per SIMD.
-  auto granule = [](int n) { return std::max(8, (n + 7) / 8 * 8); };
-  int regs = granule(r.vgprs) + (r.agprs > 0 ? granule(r.agprs) : 0);
-  r.occupancy = std::min(8, 512 / std::max(regs, 1));
+  // granules of 8 (gfx90a and later); at most 8 waves per SIMD. On these
+  // targets .vgpr_count already counts the AGPRs (with the VGPRs before
+  // them rounded up to 4): adding .agpr_count would count them twice.
+  int regs = std::max(8, (r.vgprs + 7) / 8 * 8);
+  r.occupancy = std::min(8, 512 / regs);
   return r;
 }

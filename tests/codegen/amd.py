@@ -84,6 +84,24 @@
 # RUN: tritium compile %examples/softmax.py --kernel softmax_kernel --signature "*fp32:16,*fp32:16,i32,i32,i32,i32,1024,4" --target hip:gfx950 --emit hsaco -o %t.r.hsaco --report 2>&1 | FileCheck %s --check-prefix=REPORT
 # REPORT: kernel softmax_kernel (gfx950, wave64): {{[0-9]+}} SGPRs, {{[0-9]+}} VGPRs, 0 AGPRs, 0 SGPR spills, 0 VGPR spills, 0 bytes static LDS, {{[1-9][0-9]*}} bytes dynamic LDS, 0 bytes scratch, occupancy {{[1-8]}} waves per SIMD, 256 threads per program
 
+# device_print: ROCm's printf over hostcall (ockl, linked): the format in
+# constant memory, and the hostcall buffer among the implicit arguments.
+# RUN: tritium compile %s --kernel print_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit llir | FileCheck %s --check-prefix=PRINT
+# PRINT: @printf_fmt = {{.*}}addrspace(4) constant [32 x i8] c"pid (%u, %u, %u) idx (%2d)x %f\0A\00"
+# PRINT-LABEL: define amdgpu_kernel void @print_kernel(
+# PRINT-NOT: declare {{.*}}@__ockl
+# RUN: tritium compile %s --kernel print_kernel --signature "*fp32:16,64" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=PRINT-ASM
+# PRINT-ASM-LABEL: print_kernel:
+# PRINT-ASM: s_endpgm
+# PRINT-ASM: .value_kind: hidden_hostcall_buffer
+# RUN: tritium compile %s --kernel print_kernel --signature "*fp32:16,64" --target hip:gfx950 --emit hsaco -o %t.print.hsaco
+
+# libdevice's integer functions are LLVM IR (amd-libdevice.py has the rest).
+# RUN: tritium compile %s --kernel popc_kernel --signature "*i32:16,64" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=POPC
+# POPC-LABEL: popc_kernel:
+# POPC: v_bcnt_u32_b32
+# POPC: s_endpgm
+
 # Math functions come from ROCm's ocml (rocm-device-libs), linked and
 # inlined: no call is left.
 # RUN: tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit llir | FileCheck %s --check-prefix=OCML
@@ -92,10 +110,6 @@
 # OCML-NOT: declare {{.*}}@__ocml
 
 # Errors name the place and what is missing.
-# RUN: not tritium compile %s --kernel print_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=PRINT
-# PRINT: amd.py:{{[0-9]+}}:{{[0-9]+}}: error: tl.device_print is not supported on hip:gfx942 yet (it runs on the interpreter and on NVIDIA GPUs)
-# RUN: not tritium compile %s --kernel popc_kernel --signature "*i32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=POPC
-# POPC: amd.py:{{[0-9]+}}:{{[0-9]+}}: error: this operation is not supported on hip:gfx942 yet (its lowering is libdevice's __nv_popc)
 # RUN: env TRITIUM_OCML=%t.missing not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx942 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=NO-OCML
 # NO-OCML: the kernel calls math functions (__ocml_tan_f32), which AMD targets take from ROCm's ocml.bc, not found (install rocm-device-libs or set TRITIUM_OCML)
 # RUN: not tritium compile %s --kernel tan_kernel --signature "*fp32:16,64" --target hip:gfx1100 --emit amdgcn 2>&1 | FileCheck %s --check-prefix=ARCH

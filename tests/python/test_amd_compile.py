@@ -80,5 +80,8 @@ def test_conformance_corpus_compiles_for_amd(tmp_path):
     for arch in ("gfx90a", "gfx942", "gfx950"):
         line = next(l for l in lines if l.startswith(arch + ":"))
         compiled = int(line.split()[1])
-        assert compiled >= 650, line
-        assert " 0 use scratch" in line, line
+        assert compiled >= 680, line
+        assert "; 0 not supported yet" in line, line
+        # Only printing needs scratch: ROCm 5's ockl keeps its hostcall
+        # out of line, and the call takes a small stack.
+        assert " 0 use scratch" in line or " 1 use scratch (print_kernel)" in line, line
