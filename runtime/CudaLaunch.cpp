@@ -475,7 +475,11 @@ std::optional<Error> tritium::rt::launchCuda(CudaCompiled &k, const Grid &grid,
       if (p) {
         // A host pointer would fault inside the kernel: name it here
         // instead. The tensors choose the device; they must agree on it.
-        auto ordinal = cuda::CudaDevice::deviceOf(p, "argument '" + argName(i) + "'");
+        // A repeated launch finds its pointers remembered; the argument's
+        // name is made only for the driver query's message.
+        Expected<int> ordinal = cuda::CudaDevice::rememberedDeviceOf(p);
+        if (*ordinal < 0)
+          ordinal = cuda::CudaDevice::deviceOf(p, "argument '" + argName(i) + "'");
         if (!ordinal)
           return Error{"argument '" + argName(i) + "' is not CUDA device memory (pass "
                        "tensors on a cuda device, or CPU tensors to run on the "

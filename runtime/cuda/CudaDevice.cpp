@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/cuda/CudaDevice.h"
 
+#include "runtime/DeviceTable.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -87,17 +89,9 @@ const DriverState &driverState() {
       s.reason = "no CUDA device";
       return s;
     }
-    if (const char *env = std::getenv("TRITIUM_CUDA_DEVICE"); env && *env) {
-      char *end = nullptr;
-      long v = std::strtol(env, &end, 10);
-      if (*end || v < 0 || v >= s.count) {
-        s.reason = "TRITIUM_CUDA_DEVICE=" + std::string(env) +
-                   " is not a device ordinal (this machine has " +
-                   std::to_string(s.count) + " CUDA device(s))";
-        return s;
-      }
-      s.defaultOrdinal = int(v);
-    }
+    if (!rt::ordinalFromEnv("TRITIUM_CUDA_DEVICE", "CUDA", s.count, s.defaultOrdinal,
+                            s.reason))
+      return s;
     s.driver = drv;
     return s;
   }();
@@ -141,30 +135,11 @@ CudaDevice *CudaDevice::get(int ordinal, std::string *whyNot) {
       *whyNot = s.reason;
     return nullptr;
   }
-  if (ordinal < 0 || ordinal >= s.count) {
-    if (whyNot)
-      *whyNot = "no CUDA device " + std::to_string(ordinal) + " (this machine has " +
-                std::to_string(s.count) + ")";
-    return nullptr;
-  }
-  // One entry per ordinal, made on first use; a device that failed to open
-  // keeps its reason. Never destroyed (see the header).
-  struct Slot {
-    CudaDevice *device = nullptr;
-    std::string reason;
-    bool tried = false;
-  };
-  static std::mutex mutex;
-  static auto *slots = new std::vector<Slot>(size_t(s.count));
-  std::lock_guard<std::mutex> lock(mutex);
-  Slot &slot = (*slots)[size_t(ordinal)];
-  if (!slot.tried) {
-    slot.tried = true;
-    slot.device = open(s.driver, ordinal, slot.reason);
-  }
-  if (!slot.device && whyNot)
-    *whyNot = slot.reason;
-  return slot.device;
+  // Never destroyed (see the header).
+  static auto *devices = new rt::DeviceTable<CudaDevice>(size_t(s.count), "CUDA");
+  return devices->get(ordinal, whyNot, [&](std::string &reason) {
+    return open(s.driver, ordinal, reason);
+  });
 }
 
 CudaDevice *CudaDevice::open(const CudaDriver *drv, int ordinal, std::string &reason) {
@@ -212,14 +187,19 @@ CudaDevice *CudaDevice::open(const CudaDriver *drv, int ordinal, std::string &re
   return dev;
 }
 
-Expected<int> CudaDevice::deviceOf(CUdeviceptr ptr, const std::string &what) {
+int CudaDevice::rememberedDeviceOf(CUdeviceptr ptr) {
   KnownPointers &known = knownPointers();
-  {
-    std::lock_guard<std::mutex> lock(known.mutex);
-    for (unsigned i = 0; i < KnownPointers::kSize; ++i)
-      if (known.ptr[i] == ptr && ptr)
-        return known.ordinal[i];
-  }
+  std::lock_guard<std::mutex> lock(known.mutex);
+  for (unsigned i = 0; i < KnownPointers::kSize; ++i)
+    if (known.ptr[i] == ptr && ptr)
+      return known.ordinal[i];
+  return -1;
+}
+
+Expected<int> CudaDevice::deviceOf(CUdeviceptr ptr, const std::string &what) {
+  if (int ordinal = rememberedDeviceOf(ptr); ordinal >= 0)
+    return ordinal;
+  KnownPointers &known = knownPointers();
   std::string why;
   CudaDevice *dev = get(&why);
   if (!dev)

@@ -212,6 +212,9 @@ public:
   /// distinct pointers are remembered, so a launch with the same tensors as
   /// before skips the driver query.
   static Expected<int> deviceOf(CUdeviceptr ptr, const std::string &what);
+  /// The device of `ptr` when deviceOf saw it recently, else -1: no driver
+  /// query, and nothing to build for a message.
+  static int rememberedDeviceOf(CUdeviceptr ptr);
 
   const CudaDriver &driver() const { return *driver_; }
   int ordinal() const { return ordinal_; }

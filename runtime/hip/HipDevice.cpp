@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/hip/HipDevice.h"
 
+#include "runtime/DeviceTable.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,17 +105,9 @@ const DriverState &driverState() {
       s.reason = "no HIP device";
       return s;
     }
-    if (const char *env = std::getenv("TRITIUM_HIP_DEVICE"); env && *env) {
-      char *end = nullptr;
-      long v = std::strtol(env, &end, 10);
-      if (*end || v < 0 || v >= s.count) {
-        s.reason = "TRITIUM_HIP_DEVICE=" + std::string(env) +
-                   " is not a device ordinal (this machine has " +
-                   std::to_string(s.count) + " HIP device(s))";
-        return s;
-      }
-      s.defaultOrdinal = int(v);
-    }
+    if (!rt::ordinalFromEnv("TRITIUM_HIP_DEVICE", "HIP", s.count, s.defaultOrdinal,
+                            s.reason))
+      return s;
     s.driver = drv;
     return s;
   }();
@@ -148,30 +142,11 @@ HipDevice *HipDevice::get(int ordinal, std::string *whyNot) {
       *whyNot = s.reason;
     return nullptr;
   }
-  if (ordinal < 0 || ordinal >= s.count) {
-    if (whyNot)
-      *whyNot = "no HIP device " + std::to_string(ordinal) +
-                " (this machine has " + std::to_string(s.count) + ")";
-    return nullptr;
-  }
-  // One entry per ordinal, made on first use; a device that failed to open
-  // keeps its reason. Never destroyed (see the header).
-  struct Slot {
-    HipDevice *device = nullptr;
-    std::string reason;
-    bool tried = false;
-  };
-  static std::mutex mutex;
-  static auto *slots = new std::vector<Slot>(size_t(s.count));
-  std::lock_guard<std::mutex> lock(mutex);
-  Slot &slot = (*slots)[size_t(ordinal)];
-  if (!slot.tried) {
-    slot.tried = true;
-    slot.device = open(*s.driver, ordinal, &slot.reason).release();
-  }
-  if (!slot.device && whyNot)
-    *whyNot = slot.reason;
-  return slot.device;
+  // Never destroyed (see the header).
+  static auto *devices = new rt::DeviceTable<HipDevice>(size_t(s.count), "HIP");
+  return devices->get(ordinal, whyNot, [&](std::string &reason) {
+    return open(*s.driver, ordinal, &reason).release();
+  });
 }
 
 std::unique_ptr<HipDevice> HipDevice::open(const HipDriver &driver, int ordinal,
