@@ -23,7 +23,10 @@
 //              their source's, reductions a slice of their source's (or of
 //              the default one when the axis is not separable);
 //  loops       carried values the layouts the body yields (the body is laid
-//              out again with them when they differ from the inits').
+//              out again with them when they differ from the inits');
+//              carried pointer tiles start in the layout of the copy or
+//              global access that goes through them, so that an access in
+//              the loop runs as wide as memory allows every iteration.
 //
 // Operands an op needs in another layout than they have get an explicit
 // tgpu.convert_layout before it; the lowering rematerializes cheap
@@ -127,9 +130,10 @@ private:
   LogicalResult ifOp(scf::IfOp op);
   LogicalResult whileOp(scf::WhileOp op);
   LayoutRef elementwise(Operation *op, Type resultType);
-  LayoutRef access(Value ptr, Value mask, Value other);
+  LayoutRef access(Value ptr, Value mask, Value other, LayoutRef a,
+                   bool freePointers = false);
   LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
-  LayoutRef carriedPointerLayout(Value arg);
+  LayoutRef carriedPointerLayout(Value arg, LayoutRef init);
   bool canRemat(Value v, const LinearLayout &to, int depth);
   LayoutRef packed(LayoutRef preferred, Type tensorType, unsigned pack);
   void write(func::FuncOp func);
@@ -211,8 +215,11 @@ bool Assigner::canRemat(Value v, const LinearLayout &to, int depth) {
 }
 
 /// The layout a global access of `ptr` runs in (see the file comment).
-LayoutRef Assigner::access(Value ptr, Value mask, Value other) {
-  LayoutRef a = get(ptr);
+/// `a` is the pointers' layout; with `freePointers` the pointers may take
+/// any layout (a loop-carried tile, laid out for its access), so only the
+/// access's own width decides.
+LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
+                           bool freePointers) {
   if (!a)
     return nullptr;
   auto pointee = cast<tile::PointerType>(cast<RankedTensorType>(ptr.getType()).getElementType())
@@ -244,7 +251,7 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other) {
       return a;
   }
   LayoutRef t = share(LinearLayout::defaultFor(a->shape(), o.numWarps, bits, o.warpSize, bestDim));
-  bool ok = canRemat(ptr, *t, 0);
+  bool ok = freePointers || canRemat(ptr, *t, 0);
   if (ok && mask && isTensor(mask))
     ok = canRemat(mask, *t, 0);
   if (ok && other && isTensor(other))
@@ -261,17 +268,37 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
                                         o.warpSize, 0));
 }
 
-LayoutRef Assigner::carriedPointerLayout(Value arg) {
-  if (!isTensor(arg))
+/// The layout a loop carries pointer tile `arg` in (its init is in
+/// `init`): the one its asynchronous copy fills its slot in; else, when a
+/// global access goes through it (or through the tile one addptr makes of
+/// it), the one that access runs widest in, so that the access does not
+/// take the pointers' layout every iteration (an init in another layout is
+/// converted once, before the loop); else none (the init's).
+LayoutRef Assigner::carriedPointerLayout(Value arg, LayoutRef init) {
+  if (!isTensor(arg) || !isa<tile::PointerType>(getElementTypeOrSelf(arg.getType())))
     return nullptr;
-  for (Operation *u : arg.getUsers()) {
-    if (auto c = dyn_cast<tgpu::AsyncCopyOp>(u); c && c.getPtr() == arg)
-      return asyncCopyLayout(c);
+  SmallVector<Value> ptrs{arg};
+  for (Operation *u : arg.getUsers())
     if (auto a = dyn_cast<tile::AddPtrOp>(u); a && a.getPtr() == arg)
-      for (Operation *au : a->getUsers())
-        if (auto c = dyn_cast<tgpu::AsyncCopyOp>(au); c && c.getPtr() == a.getResult())
-          return asyncCopyLayout(c);
-  }
+      ptrs.push_back(a.getResult());
+  for (Value p : ptrs)
+    for (Operation *u : p.getUsers())
+      if (auto c = dyn_cast<tgpu::AsyncCopyOp>(u); c && c.getPtr() == p)
+        return asyncCopyLayout(c);
+  if (!init)
+    return nullptr;
+  for (Value p : ptrs)
+    for (Operation *u : p.getUsers()) {
+      bool accessed = false;
+      if (auto l = dyn_cast<tile::LoadOp>(u))
+        accessed = l.getPtr() == p;
+      else if (auto st = dyn_cast<tile::StoreOp>(u))
+        accessed = st.getPtr() == p;
+      if (accessed) {
+        LayoutRef l = access(arg, Value(), Value(), init, true);
+        return l == init ? nullptr : l;
+      }
+    }
   return nullptr;
 }
 
@@ -300,7 +327,7 @@ LogicalResult Assigner::forOp(scf::ForOp loop) {
   std::vector<LayoutRef> carried;
   for (auto [init, arg] : llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs())) {
     LayoutRef l = get(init);
-    if (LayoutRef p = carriedPointerLayout(arg))
+    if (LayoutRef p = carriedPointerLayout(arg, l))
       l = p;
     carried.push_back(l);
   }
@@ -458,14 +485,14 @@ LogicalResult Assigner::op(Operation *op) {
     return success();
   }
   if (auto ld = dyn_cast<tile::LoadOp>(op)) {
-    LayoutRef l = access(ld.getPtr(), ld.getMask(), ld.getOther());
+    LayoutRef l = access(ld.getPtr(), ld.getMask(), ld.getOther(), get(ld.getPtr()));
     for (OpOperand &u : op->getOpOperands())
       need(u, l);
     set(ld, l);
     return success();
   }
   if (auto st = dyn_cast<tile::StoreOp>(op)) {
-    LayoutRef l = access(st.getPtr(), st.getMask(), Value());
+    LayoutRef l = access(st.getPtr(), st.getMask(), Value(), get(st.getPtr()));
     for (OpOperand &u : op->getOpOperands())
       need(u, l);
     return success();

@@ -80,3 +80,36 @@ def masked_where(X, Y, n, BLOCK: tl.constexpr):
 def widen(X, Y, BM: tl.constexpr, BN: tl.constexpr):
     offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
     tl.store(Y + offs, tl.load(X + offs).to(tl.float16))
+
+
+# Pointer tiles carried by a loop (advanced each iteration, as tutorial
+# matmuls advance a_ptrs/b_ptrs) whose memory runs down the columns: the
+# loop carries them in the layout their accesses run widest in, so the
+# loads in the loop are 16 bytes per thread too (without pipelining, and
+# on AMD), and the store through a carried tile as well.
+# RUN: tritium compile %s --kernel carried_cols --signature "*fp16:16,*fp16:16,i32:16,i32:16,i32,64,64" --target cuda:80 --num-stages 1 --emit ptx | FileCheck %s --check-prefix=CARRIED
+# CARRIED-LABEL: .entry carried_cols(
+# CARRIED-NOT: ld.global.b16
+# CARRIED: ld.global.v4.b32
+# CARRIED-NOT: ld.global.b16
+# CARRIED: st.global.v4.b32
+# CARRIED-NOT: st.global.b16
+# RUN: tritium compile %s --kernel carried_cols --signature "*fp16:16,*fp16:16,i32:16,i32:16,i32,64,64" --target hip:gfx942 --num-stages 1 --emit amdgcn | FileCheck %s --check-prefix=CARRIED-AMD
+# CARRIED-AMD-NOT: global_load_ushort
+# CARRIED-AMD: global_load_dwordx4
+# CARRIED-AMD-NOT: global_load_ushort
+# CARRIED-AMD-NOT: global_store_short
+# RUN: tritium compile %s --kernel carried_cols --signature "*fp16:16,*fp16:16,i32:16,i32:16,i32,64,64" --target cuda:90 --num-stages 1 --emit tile-gpu | FileCheck %s --check-prefix=CARRIED-GPU
+# CARRIED-GPU: #[[LAY:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [8, 1]{{.*}}order = [0, 1]}>
+# CARRIED-GPU: scf.for {{.*}} -> (tensor<64x64x!tile.ptr<f16>, #[[LAY]]>, tensor<64x64x!tile.ptr<f16>, #[[LAY]]>)
+@triton.jit
+def carried_cols(X, Y, sx, sy, steps, BM: tl.constexpr, BN: tl.constexpr):
+    m = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    xp = X + m[:, None] + n[None, :] * sx
+    yp = Y + m[:, None] + n[None, :] * sy
+    for i in range(steps):
+        x = tl.load(xp)
+        tl.store(yp, x * 2.0)
+        xp += BM
+        yp += BM

@@ -382,7 +382,7 @@ def looped_matmul(A, B, C, M, N, K, sam, sak, sbk, sbn,
     tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def looped_ptx(a_rows, b_rows, cc):
+def looped_ptx(a_rows, b_rows, cc, stages=3):
     """PTX of looped_matmul with A (B) row-major or column-major (the unit
     stride specialized, as a launch does)."""
     sig = {"A": "*fp16", "B": "*fp16", "C": "*fp32", "M": "i32", "N": "i32", "K": "i32",
@@ -398,7 +398,7 @@ def looped_ptx(a_rows, b_rows, cc):
              if sig[n] != "constexpr"}
     k = triton.compile(ASTSource(looped_matmul, sig, constexprs=consts, attrs=attrs),
                        target=GPUTarget("cuda", cc, 32),
-                       options={"num_warps": 8, "num_stages": 3})
+                       options={"num_warps": 8, "num_stages": stages})
     return k.asm["ptx"]
 
 
@@ -433,13 +433,27 @@ def test_column_major_operands_on_sm80(a_rows, b_rows):
     assert (plain > 0) == (a_rows or not b_rows)
 
 
+@pytest.mark.parametrize("cc", [80, 90])
+@pytest.mark.parametrize("a_rows", [True, False])
+@pytest.mark.parametrize("b_rows", [True, False])
+def test_unpipelined_loop_loads_16_bytes(a_rows, b_rows, cc):
+    # Without pipelining the loop carries a_ptrs/b_ptrs in the layout their
+    # loads run widest in, whichever axis is contiguous in memory: 16 bytes
+    # per thread, never one element at a time.
+    ptx = looped_ptx(a_rows, b_rows, cc, stages=1)
+    assert "cp.async" not in ptx
+    assert "ld.global.b16" not in ptx and "ld.global.u16" not in ptx
+    assert "ld.global.v4.b32" in ptx
+
+
 @needs_gpu
 @pytest.mark.parametrize("a_rows", [True, False])
 @pytest.mark.parametrize("b_rows", [True, False])
-@pytest.mark.parametrize("M, N, K, BM, BN, BK, warps", [
-    (256, 256, 256, 128, 128, 64, 8), (130, 72, 100, 64, 64, 32, 4),
-    (64, 128, 96, 64, 128, 32, 8), (48, 40, 64, 16, 32, 16, 4)])
-def test_operand_layouts_on_the_gpu(a_rows, b_rows, M, N, K, BM, BN, BK, warps):
+@pytest.mark.parametrize("M, N, K, BM, BN, BK, warps, stages", [
+    (256, 256, 256, 128, 128, 64, 8, 3), (130, 72, 100, 64, 64, 32, 4, 3),
+    (64, 128, 96, 64, 128, 32, 8, 3), (48, 40, 64, 16, 32, 16, 4, 3),
+    (256, 256, 256, 128, 128, 64, 8, 1), (130, 72, 100, 64, 64, 32, 4, 1)])
+def test_operand_layouts_on_the_gpu(a_rows, b_rows, M, N, K, BM, BN, BK, warps, stages):
     g = torch.Generator().manual_seed(3)
     a = (torch.randn(M, K, generator=g) * 0.1).half()
     b = (torch.randn(K, N, generator=g) * 0.1).half()
@@ -450,7 +464,7 @@ def test_operand_layouts_on_the_gpu(a_rows, b_rows, M, N, K, BM, BN, BK, warps):
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
     looped_matmul[grid](a_dev, b_dev, c, M, N, K, a_dev.stride(0), a_dev.stride(1),
                         b_dev.stride(0), b_dev.stride(1), BM=BM, BN=BN, BK=BK,
-                        num_warps=warps, num_stages=3)
+                        num_warps=warps, num_stages=stages)
     torch.testing.assert_close(c.cpu().double(), ref, rtol=1e-3, atol=1e-3)
 
 
