@@ -547,7 +547,8 @@ std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps,
 /// each lane then reads its four k values of a block's row (A) and column
 /// (B) as one 8-byte load: lane % B picks the row/column, lane / B the k
 /// group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
-/// per block.
+/// per block; in its transposed form the instruction takes B's fragment as
+/// its first operand and A's as its second (each block then holds C^T).
 LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
@@ -558,7 +559,12 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   int64_t B = shape.block, kStep = B == 32 ? 8 : 16;
   unsigned perBlock = unsigned(B * B / 64);
   Lowered a = L.get(op.getA()), bb = L.get(op.getB()), c = L.get(op.getC());
-  if (!c.layout || *c.layout != LinearLayout::mfmaAccumulator(M, N, wm, wn, unsigned(B)))
+  // The accumulator as the instruction holds it, or each block transposed
+  // (the operands go in swapped: B^T A^T).
+  bool transposed = c.layout && *c.layout == LinearLayout::mfmaAccumulator(
+                                                  M, N, wm, wn, unsigned(B), true);
+  if (!c.layout ||
+      (!transposed && *c.layout != LinearLayout::mfmaAccumulator(M, N, wm, wn, unsigned(B))))
     return L.fail(op, "internal error: an MFMA product's accumulator is not in the MFMA layout");
   llvm::Type *ht = bf16 ? b.getBFloatTy() : b.getHalfTy();
   unsigned bOffset = unsigned(M * K * 2);
@@ -618,7 +624,8 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
     for (int64_t mt = 0; mt < MT; ++mt)
       for (int64_t nt = 0; nt < NT; ++nt) {
         llvm::Value *&d = acc[nt + NT * mt];
-        d = b.CreateIntrinsic(accTy, id, {af[mt], bf[nt], d, L.i32(0), L.i32(0), L.i32(0)});
+        llvm::Value *x = transposed ? bf[nt] : af[mt], *y = transposed ? af[mt] : bf[nt];
+        d = b.CreateIntrinsic(accTy, id, {x, y, d, L.i32(0), L.i32(0), L.i32(0)});
       }
   }
   std::vector<llvm::Value *> out(c.regs.size());

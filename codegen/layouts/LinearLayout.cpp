@@ -193,7 +193,7 @@ LinearLayout LinearLayout::mmaAccumulator(int64_t M, int64_t N, unsigned wm, uns
 }
 
 LinearLayout LinearLayout::mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn,
-                                           unsigned block) {
+                                           unsigned block, bool transposed) {
   std::vector<Coord> reg, lane;
   if (block == 16) {
     // v_mfma_f32_16x16x16: lane % 16 is the column, lane / 16 four rows
@@ -206,6 +206,12 @@ LinearLayout LinearLayout::mfmaAccumulator(int64_t M, int64_t N, unsigned wm, un
     reg = {{1, 0}, {2, 0}, {8, 0}, {16, 0}};
     lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}};
   }
+  // The product of the swapped operands (B^T A^T) holds each block
+  // transposed: rows and columns trade places within it.
+  if (transposed)
+    for (std::vector<Coord> *v : {&reg, &lane})
+      for (Coord &c : *v)
+        std::swap(c[0], c[1]);
   int64_t B = block;
   std::vector<Coord> warp;
   repeat2d(warp, B, M, log2Ceil(wm), false);

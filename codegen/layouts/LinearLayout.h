@@ -103,8 +103,12 @@ public:
   /// the column, lane / 16 four rows down, register r row r. Waves tile (M,
   /// N) in blocks, M first; then repeats over N, then M. Each block's
   /// registers (16 or 4) in a row are one instruction's accumulator.
+  /// `transposed`: each block as the instruction holds the product of the
+  /// swapped operands, B^T A^T: lane % block is the row, and a lane's
+  /// registers run along the row (four consecutive columns), so stores and
+  /// row reductions take them in runs.
   static LinearLayout mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn,
-                                      unsigned block = 32);
+                                      unsigned block = 32, bool transposed = false);
   /// The accumulator of wgmma m64nNk over [M, N] with `wgm` x `wgn`
   /// warpgroups: each warpgroup owns a contiguous [64, N / wgn] block per
   /// m64 step; its four warps take 16 rows each, with the lanes and

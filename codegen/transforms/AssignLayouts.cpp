@@ -11,8 +11,11 @@
 //              a layout whose fastest dimension is the contiguous one (16
 //              bytes per thread); asynchronous copies the layout their
 //              shared slot is filled in; products the tensor-core
-//              accumulator layout (mma.sync or wgmma, warps as the
-//              product's neighbours want) or, on FMA, their accumulator's;
+//              accumulator layout (mma.sync, wgmma, or MFMA with its blocks
+//              transposed; warps as the product's neighbours want) or, on
+//              FMA, their accumulator's; on AMD a store of a costly value
+//              stays in the value's layout when that moves 8 bytes or more
+//              per access, or as many as the pointers' layout would;
 //              tiles tensor cores read in place stay in shared memory
 //              (#tgpu.shared);
 //  fresh       ranges, splats, constants and descriptor loads the default
@@ -133,6 +136,7 @@ private:
   LayoutRef access(Value ptr, Value mask, Value other, LayoutRef a,
                    bool freePointers = false);
   LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
+  unsigned storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits);
   LayoutRef carriedPointerLayout(Value arg, LayoutRef init);
   bool canRemat(Value v, const LinearLayout &to, int depth);
   LayoutRef packed(LayoutRef preferred, Type tensorType, unsigned pack);
@@ -257,6 +261,21 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
   if (ok && other && isTensor(other))
     ok = canRemat(other, *t, 0);
   return ok && (width(*t, bestDim) > here || bestDim == rank - 1) ? t : a;
+}
+
+/// Elements per access of a store in layout `l` (and the element's bits).
+unsigned Assigner::storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits) {
+  auto pointee = cast<tile::PointerType>(getElementTypeOrSelf(st.getPtr().getType()))
+                     .getPointeeType();
+  bits = isa<tile::PointerType>(pointee) ? 64 : std::max(8u, pointee.getIntOrFloatBitWidth());
+  if (l.rank() == 0)
+    return 1;
+  unsigned dim = l.rank() - 1;
+  unsigned v = std::min({l.contiguousRegs(dim), 128u / bits,
+                         std::max(1u, hint(st.getPtr(), st.getMask(), dim))});
+  while (v > 1 && (v & (v - 1)))
+    v &= v - 1;
+  return v;
 }
 
 LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
@@ -493,6 +512,19 @@ LogicalResult Assigner::op(Operation *op) {
   }
   if (auto st = dyn_cast<tile::StoreOp>(op)) {
     LayoutRef l = access(st.getPtr(), st.getMask(), Value(), get(st.getPtr()));
+    // On AMD a value that is costly to move (an MFMA accumulator, whose
+    // transposed blocks hold four consecutive elements of a row per lane)
+    // is stored where it lies when that takes 8 bytes or more per access,
+    // or as many as the pointers' layout would: no round trip through
+    // LDS, which the products' staging needs.
+    if (LayoutRef v = get(st.getValue()); o.mfma && v && l && *v != *l &&
+                                          !isCheapTile(st.getValue())) {
+      unsigned bits = 0, here = storeWidth(st, *v, bits);
+      if ((here * bits >= 64 || here >= storeWidth(st, *l, bits)) &&
+          canRemat(st.getPtr(), *v, 0) &&
+          (!st.getMask() || !isTensor(st.getMask()) || canRemat(st.getMask(), *v, 0)))
+        l = v;
+    }
     for (OpOperand &u : op->getOpOperands())
       need(u, l);
     return success();
@@ -624,8 +656,10 @@ LogicalResult Assigner::op(Operation *op) {
     auto ct = d.getType();
     MfmaShape mf = o.mfma ? dotMfmaShape(d, o.numWarps) : MfmaShape{};
     if (mf.block) {
+      // Blocks transposed: a lane's registers run along the row (stores
+      // of four consecutive elements, row reductions mostly in-thread).
       set(d, share(LinearLayout::mfmaAccumulator(ct.getShape()[0], ct.getShape()[1], mf.wm,
-                                                 mf.wn, mf.block)));
+                                                 mf.wn, mf.block, true)));
     } else if (dotUsesMma(d, o.computeCapability, o.numWarps)) {
       int64_t M = ct.getShape()[0], N = ct.getShape()[1];
       auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);

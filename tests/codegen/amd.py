@@ -67,6 +67,15 @@
 # RUN: tritium compile %s --kernel dot_kernel --signature "*bf16:16,*bf16:16,*fp32:16,128,64,32" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=MFMA-BF16
 # MFMA-BF16-COUNT-8: v_mfma_f32_32x32x8bf16_1k
 # MFMA-BF16-NOT: v_mfma
+# The accumulator's blocks are held transposed (a lane has four consecutive
+# columns of a row): the product is stored where it lies, 16 bytes per
+# access in fp32, with no pass through LDS after the last MFMA.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,128,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=EPILOGUE
+# EPILOGUE-COUNT-8: v_mfma_f32_32x32x8_f16
+# EPILOGUE-NOT: ds_
+# EPILOGUE: global_store_dwordx4
+# EPILOGUE-NOT: ds_
+# EPILOGUE: s_endpgm
 # Tiles whose 32x32 blocks leave waves idle take v_mfma_f32_16x16x16.
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,32,32,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA16
 # MFMA16-COUNT-2: v_mfma_f32_16x16x16_f16

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace tritium::codegen;
 
@@ -218,6 +219,36 @@ TEST_CASE("MFMA accumulators: v_mfma_f32_32x32x8 and 16x16x16 as the CDNA ISA pl
         Coord c = big.apply(16 * (nt + 2 * mt), 0, w);
         CHECK(c == Coord{int64_t(32 * ((w % 2) + 2 * mt)), int64_t(32 * ((w / 2) + 2 * nt))});
       }
+}
+
+TEST_CASE("MFMA accumulators transposed: each block of the product B^T A^T", "[layout]") {
+  // With the operands swapped the instruction computes C^T block by block:
+  // the register and lane that hold C[i][j] in the plain layout hold
+  // C[j][i] within the same block, blocks in place.
+  for (unsigned block : {32u, 16u})
+    for (auto [M, N, wm, wn] : {std::tuple{128, 128, 2u, 2u}, std::tuple{64, 256, 1u, 4u},
+                                std::tuple{256, 64, 4u, 1u}}) {
+      auto plain = LinearLayout::mfmaAccumulator(M, N, wm, wn, block);
+      auto t = LinearLayout::mfmaAccumulator(M, N, wm, wn, block, true);
+      REQUIRE(t.numRegs() == plain.numRegs());
+      for (unsigned w = 0; w < wm * wn; ++w)
+        for (unsigned lane = 0; lane < 64; ++lane)
+          for (unsigned r = 0; r < plain.numRegs(); ++r) {
+            Coord p = plain.apply(r, lane, w), c = t.apply(r, lane, w);
+            int64_t b = block;
+            CHECK(c == Coord{p[0] - p[0] % b + p[1] % b, p[1] - p[1] % b + p[0] % b});
+          }
+      for (auto &[c, n] : coverage(t))
+        CHECK(n == 1);
+    }
+  // 32x32 blocks: a lane's registers 0..3 are four consecutive columns of
+  // its row (lane % 32), so an fp16 store moves 8 bytes at a time.
+  auto acc = LinearLayout::mfmaAccumulator(32, 32, 1, 1, 32, true);
+  CHECK(acc.contiguousRegs(1) == 4);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned r = 0; r < 16; ++r)
+      CHECK(acc.apply(r, lane, 0) ==
+            Coord{int64_t(lane % 32), int64_t(8 * (r / 4) + 4 * (lane / 32) + r % 4)});
 }
 
 TEST_CASE("wgmma accumulator: four warps of 16 rows per m64, warpgroups on M then N",
