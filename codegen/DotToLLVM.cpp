@@ -549,6 +549,8 @@ std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps,
 /// group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
 /// per block; in its transposed form the instruction takes B's fragment as
 /// its first operand and A's as its second (each block then holds C^T).
+/// A in mfmaOperandA's layout is not staged: its fragments are its
+/// registers.
 LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   auto &b = L.b;
   auto aT = cast<RankedTensorType>(op.getA().getType());
@@ -567,12 +569,17 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
       (!transposed && *c.layout != LinearLayout::mfmaAccumulator(M, N, wm, wn, unsigned(B))))
     return L.fail(op, "internal error: an MFMA product's accumulator is not in the MFMA layout");
   llvm::Type *ht = bf16 ? b.getBFloatTy() : b.getHalfTy();
-  unsigned bOffset = unsigned(M * K * 2);
+  // A already in the registers of its fragments (a product's transposed
+  // accumulator, converted elementwise: attention's P) is read there.
+  bool aInRegs = K % B == 0 && a.layout &&
+                 *a.layout == LinearLayout::mfmaOperandA(M, K, wm, wn, unsigned(B));
+  unsigned bOffset = aInRegs ? 0 : unsigned(M * K * 2);
   L.reserveShared(unsigned(bOffset + N * K * 2));
   L.barrier();
-  for (unsigned r = 0; r < a.layout->numRegs(); ++r)
-    if (!a.layout->isReplicaReg(r))
-      b.CreateStore(a.regs[r], L.sharedPtr(ht, L.linearCoord(*a.layout, r)));
+  if (!aInRegs)
+    for (unsigned r = 0; r < a.layout->numRegs(); ++r)
+      if (!a.layout->isReplicaReg(r))
+        b.CreateStore(a.regs[r], L.sharedPtr(ht, L.linearCoord(*a.layout, r)));
   for (unsigned r = 0; r < bb.layout->numRegs(); ++r)
     if (!bb.layout->isReplicaReg(r)) {
       llvm::Value *k = L.coord(*bb.layout, r, 0), *n = L.coord(*bb.layout, r, 1);
@@ -614,10 +621,26 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
     llvm::Value *idx = b.CreateAdd(rowTimesK, b.CreateAdd(kGroup, L.i32(kt * kStep)));
     return b.CreateAlignedLoad(fragTy, L.sharedPtr(ht, idx, offset), llvm::Align(8));
   };
+  // In registers: register r holds (row offset, k) = apply(r, 0, 0); its
+  // fragment is (m repeat, k step), its place there k % 4.
+  std::vector<llvm::Value *> regFrags;
+  if (aInRegs) {
+    int64_t steps = K / kStep;
+    regFrags.assign(MT * steps, llvm::PoisonValue::get(fragTy));
+    for (unsigned r = 0; r < a.layout->numRegs(); ++r) {
+      Coord at = a.layout->apply(r, 0, 0);
+      int64_t mt = at[0] / (B * wm), kt = at[1] / kStep, j = at[1] % 4;
+      llvm::Value *v = a.regs[r];
+      if (bf16)
+        v = b.CreateBitCast(v, b.getInt16Ty());
+      llvm::Value *&f = regFrags[mt * steps + kt];
+      f = b.CreateInsertElement(f, v, uint64_t(j));
+    }
+  }
   for (int64_t kt = 0; kt < K / kStep; ++kt) {
     std::vector<llvm::Value *> af, bf;
-    for (llvm::Value *r : aRow)
-      af.push_back(frag(r, kt, 0));
+    for (int64_t mt = 0; mt < MT; ++mt)
+      af.push_back(aInRegs ? regFrags[mt * (K / kStep) + kt] : frag(aRow[mt], kt, 0));
     for (llvm::Value *r : bRow)
       bf.push_back(frag(r, kt, bOffset));
     // Register bits: the block's 16, then N repeats, then M repeats.

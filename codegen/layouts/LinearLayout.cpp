@@ -221,6 +221,18 @@ LinearLayout LinearLayout::mfmaAccumulator(int64_t M, int64_t N, unsigned wm, un
   return LinearLayout({M, N}, reg, lane, warp);
 }
 
+LinearLayout LinearLayout::mfmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn,
+                                        unsigned block) {
+  // The transposed accumulator of [M, K] over wm waves on M: within a
+  // block, lane % block is the row and the registers and lane / block the
+  // k values of the instruction's steps in order; waves along N replicate.
+  LinearLayout acc = mfmaAccumulator(M, K, wm, 1, block, true);
+  std::vector<Coord> reg = acc.bases(Reg), lane = acc.bases(Lane), warp = acc.bases(Warp);
+  for (unsigned i = 0; i < log2Ceil(wn); ++i)
+    warp.push_back({0, 0});
+  return LinearLayout({M, K}, reg, lane, warp);
+}
+
 LinearLayout LinearLayout::wgmmaAccumulator(int64_t M, int64_t N, unsigned wgm,
                                             unsigned wgn) {
   std::vector<Coord> reg = {{0, 1}, {8, 0}};

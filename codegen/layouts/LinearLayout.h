@@ -109,6 +109,15 @@ public:
   /// row reductions take them in runs.
   static LinearLayout mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn,
                                       unsigned block = 32, bool transposed = false);
+  /// Operand A of AMD's MFMA over [M, K] held in registers, for a product
+  /// with `wm` x `wn` waves in `block` x `block` blocks: the transposed
+  /// accumulator of [M, K] with the product's waves on M (waves along N
+  /// hold replicas). Lane % block is the row; registers 4i..4i+3 are the
+  /// four k values of one instruction's A fragment, the instructions' k
+  /// steps in order, then repeats over M. A product's transposed
+  /// accumulator feeds a second product as A in place when K % block == 0.
+  static LinearLayout mfmaOperandA(int64_t M, int64_t K, unsigned wm, unsigned wn,
+                                   unsigned block = 32);
   /// The accumulator of wgmma m64nNk over [M, N] with `wgm` x `wgn`
   /// warpgroups: each warpgroup owns a contiguous [64, N / wgn] block per
   /// m64 step; its four warps take 16 rows each, with the lanes and

@@ -147,12 +147,13 @@ private:
 LayoutRef Assigner::elementwise(Operation *op, Type resultType) {
   // The layout of the operands that are expensive to move (loads, products,
   // loop-carried values) wins; cheap operands follow it. A full tile beats
-  // broadcasts (a row or column moves more cheaply than a tile), and on
-  // ties a value computed here beats a loop-carried one (whose layout
-  // follows what the loop body yields). Broadcasts alone in different
-  // layouts meet in the default one.
+  // broadcasts (a row or column moves more cheaply than a tile), one that
+  // cannot be recomputed beats one that can, and on ties a value computed
+  // here beats a loop-carried one (whose layout follows what the loop body
+  // yields). Broadcasts alone in different layouts meet in the default one.
   int64_t numel = cast<RankedTensorType>(resultType).getNumElements();
   LayoutRef full, common, cheap;
+  Value fullValue;
   bool fullCarried = false, mixed = false;
   for (Value v : op->getOperands()) {
     LayoutRef l = get(v);
@@ -165,9 +166,15 @@ LayoutRef Assigner::elementwise(Operation *op, Type resultType) {
     }
     if (distinctElements(v) == numel) {
       bool carried = isa<BlockArgument>(v);
-      if (!full || (fullCarried && !carried)) {
+      // Between two full tiles, one that can be recomputed in the other's
+      // layout (a mask compared from ranges) gives way to one that cannot
+      // (a product's accumulator).
+      bool costlier = full && fullValue && *full != *l && canRemat(fullValue, *l, 0) &&
+                      !canRemat(v, *full, 0);
+      if (!full || (fullCarried && !carried) || costlier) {
         full = l;
         fullCarried = carried;
+        fullValue = v;
       }
     }
     if (!common)
@@ -660,6 +667,14 @@ LogicalResult Assigner::op(Operation *op) {
       // of four consecutive elements, row reductions mostly in-thread).
       set(d, share(LinearLayout::mfmaAccumulator(ct.getShape()[0], ct.getShape()[1], mf.wm,
                                                  mf.wn, mf.block, true)));
+      // An A made outside the loop around the product (attention's Q) is
+      // converted once into the registers of its fragments, instead of
+      // being staged in LDS at every product.
+      int64_t K = cast<RankedTensorType>(d.getA().getType()).getShape()[1];
+      Operation *loop = op->getParentOfType<scf::ForOp>();
+      if (loop && K % mf.block == 0 && !loop->isAncestor(d.getA().getParentRegion()->getParentOp()))
+        need(d.getAMutable(), share(LinearLayout::mfmaOperandA(ct.getShape()[0], K, mf.wm,
+                                                               mf.wn, mf.block)));
     } else if (dotUsesMma(d, o.computeCapability, o.numWarps)) {
       int64_t M = ct.getShape()[0], N = ct.getShape()[1];
       auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);
@@ -755,7 +770,20 @@ void Assigner::write(func::FuncOp func) {
   for (auto &[u, l] : moves) {
     auto t = cast<RankedTensorType>(u->get().getType());
     RankedTensorType nt = tgpu::withEncoding(t, encodingOf(l, tgpu::withEncoding(t, Attribute())));
-    OpBuilder b(u->getOwner());
+    // A value made outside the loops around its reader that cannot be
+    // recomputed in the new layout is converted once, before them, not
+    // in every iteration.
+    Operation *at = u->getOwner();
+    if (!canRemat(u->get(), *l, 0)) {
+      Region *home = u->get().getParentRegion();
+      while (Operation *p = at->getParentOp()) {
+        if (!isa<scf::ForOp, scf::WhileOp>(p) || p->isAncestor(home->getParentOp()) ||
+            !p->isProperAncestor(at))
+          break;
+        at = p;
+      }
+    }
+    OpBuilder b(at);
     Value c = tgpu::ConvertLayoutOp::create(b, u->getOwner()->getLoc(), nt, u->get());
     u->set(c);
   }

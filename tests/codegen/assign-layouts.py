@@ -63,3 +63,21 @@
 # Bad options are reported.
 # RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel center_rows --signature "*fp32:16,*fp32:16,256" --emit tile-opt | not tile-opt --tgpu-assign-layouts="target=cuda:7x" 2>&1 | FileCheck %s --check-prefix=BAD
 # BAD: unknown target 'cuda:7x' (cuda:80 or cuda:90)
+
+# A where() between a product's scores and a mask compared from ranges takes
+# the scores' layout (the mask is recomputed there): no conversion of the
+# accumulator in the loop, on sm_90 (wgmma) as on AMD (MFMA).
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel masked_scores --signature "*fp16:16,*fp16:16,*fp16:16,*fp32:16,i32,128,64,64" --target cuda:90 --num-warps 8 --num-stages 1 --emit tile-gpu | FileCheck %s --check-prefix=WHERE
+# WHERE: scf.for
+# WHERE-NOT: tgpu.convert_layout {{.*}} : tensor<128x64xf32
+# WHERE: scf.yield
+# On AMD, q (made before the loop) is converted once into the registers of
+# MFMA's A fragments, before the loop; P stays where exp2 leaves it.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel masked_scores --signature "*fp16:16,*fp16:16,*fp16:16,*fp32:16,i32,128,64,64" --target hip:gfx942 --num-warps 4 --num-stages 1 --emit tile-gpu | FileCheck %s --check-prefix=WHERE-AMD
+# WHERE-AMD: %[[Q:.*]] = tgpu.convert_layout {{.*}} : tensor<128x64xf16, #{{.*}}> -> tensor<128x64xf16, #[[ACC:linear[0-9]*]]>
+# WHERE-AMD: scf.for
+# WHERE-AMD-NOT: tgpu.convert_layout {{.*}} : tensor<128x64xf{{16|32}}
+# WHERE-AMD: tile.dot %[[Q]], {{.*}} -> tensor<128x64xf32, #[[ACC]]>
+# WHERE-AMD-NOT: tgpu.convert_layout {{.*}} : tensor<128x64xf{{16|32}}
+# WHERE-AMD: tile.dot %{{.*}}, {{.*}} : tensor<128x64xf16, #[[ACC]]> * {{.*}} -> tensor<128x64xf32, #[[ACC]]>
+# WHERE-AMD: scf.yield

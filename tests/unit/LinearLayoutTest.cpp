@@ -251,6 +251,34 @@ TEST_CASE("MFMA accumulators transposed: each block of the product B^T A^T", "[l
             Coord{int64_t(lane % 32), int64_t(8 * (r / 4) + 4 * (lane / 32) + r % 4)});
 }
 
+TEST_CASE("MFMA operand A in registers: a transposed accumulator feeds the next product",
+          "[layout]") {
+  // v_mfma_f32_32x32x8: lane % 32 is A's row, lane / 32 the k group of four;
+  // registers 4s..4s+3 are k = 8s + 4 * (lane / 32) + 0..3 of step s.
+  auto a = LinearLayout::mfmaOperandA(32, 32, 1, 1, 32);
+  REQUIRE(a.numRegs() == 16);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned r = 0; r < 16; ++r)
+      CHECK(a.apply(r, lane, 0) ==
+            Coord{int64_t(lane % 32), int64_t(8 * (r / 4) + 4 * (lane / 32) + r % 4)});
+  // v_mfma_f32_16x16x16: lane % 16 the row, lane / 16 the k group of four.
+  auto a16 = LinearLayout::mfmaOperandA(16, 32, 1, 1, 16);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned r = 0; r < a16.numRegs(); ++r)
+      CHECK(a16.apply(r, lane, 0) ==
+            Coord{int64_t(lane % 16), int64_t(16 * (r / 4) + 4 * (lane / 16) + r % 4)});
+  // The scores of Q K^T (waves on M) are P's fragments for P V in place.
+  CHECK(LinearLayout::mfmaOperandA(128, 64, 4, 1) ==
+        LinearLayout::mfmaAccumulator(128, 64, 4, 1, 32, true));
+  // Waves along N of the second product hold replicas of A.
+  auto rep = LinearLayout::mfmaOperandA(64, 64, 2, 2);
+  for (unsigned w = 0; w < 4; ++w)
+    for (unsigned lane = 0; lane < 64; ++lane)
+      CHECK(rep.apply(0, lane, w) == rep.apply(0, lane, w % 2));
+  for (auto &[c, n] : coverage(rep))
+    CHECK(n == 2);
+}
+
 TEST_CASE("wgmma accumulator: four warps of 16 rows per m64, warpgroups on M then N",
           "[layout]") {
   // One warpgroup, m64n32: warp w holds rows 16w.., each n8 step is an

@@ -33,3 +33,23 @@ def center_rows(X, Y, N: tl.constexpr):
     x = tl.load(X + row * N + offs[None, :] + tl.arange(0, 4)[:, None] * 0)
     mean = tl.sum(x, axis=1) / N
     tl.store(Y + row * N + offs[None, :] + tl.arange(0, 4)[:, None] * 0, x - mean[:, None])
+
+
+@triton.jit
+def masked_scores(Q, K, V, O, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    # Attention's diagonal block: the scores masked through tl.where with a
+    # mask compared from ranges, then P feeding the second product.
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_d = tl.arange(0, D)
+    q = tl.load(Q + offs_m[:, None] * D + offs_d[None, :])
+    acc = tl.zeros((BM, D), dtype=tl.float32)
+    for start_n in range(0, N, BN):
+        k = tl.load(K + (start_n + offs_n)[None, :] * D + offs_d[:, None])
+        qk = tl.dot(q, k)
+        mask = offs_m[:, None] >= (start_n + offs_n[None, :])
+        qk = tl.where(mask, qk, -1.0e6)
+        p = tl.math.exp2(qk - tl.max(qk, 1)[:, None])
+        v = tl.load(V + (start_n + offs_n)[:, None] * D + offs_d[None, :])
+        acc += tl.dot(p.to(tl.float16), v)
+    tl.store(O + offs_m[:, None] * D + offs_d[None, :], acc)
