@@ -250,6 +250,14 @@ LogicalResult load(Lowering &L, Operation *o) {
   bool plain = mask.empty() && cache.empty() && !op.getIsVolatile();
   std::vector<llvm::Value *> out;
   for (unsigned g = 0; g < n; g += vec) {
+    // Registers that replicate lower ones (a vector broadcast along a
+    // tile, loaded in the tile's layout) take those registers' values.
+    if (layout && layout->isReplicaReg(g)) {
+      unsigned m = layout->replicatedMask(LinearLayout::Reg);
+      for (unsigned i = 0; i < vec && g + i < n; ++i)
+        out.push_back(out[(g + i) & ~m]);
+      continue;
+    }
     std::vector<llvm::Value *> vals;
     if (plain) {
       llvm::Type *lt = vec == 1 ? et : llvm::FixedVectorType::get(et, vec);

@@ -12,7 +12,9 @@
 // Leaves that sit in the target layout within each thread stay (with an
 // in-thread conversion, a register pick); a broadcast's source that cannot
 // be recomputed is converted itself (a row or column moves, not the tile).
-// Loaded and computed data are never recomputed. Values carried through
+// Loaded and computed data are never recomputed, except that a load read
+// only by the converted value is issued in the target layout instead (a
+// vector broadcast along a tile, as a bias row is). Values carried through
 // scf.if and scf.for (a flattened loop's per-tile offsets) take the layout
 // every reader converts them to, where their sources can be had in it for
 // free (recomputed, or made before the loops): the conversion then runs
@@ -75,6 +77,9 @@ private:
   static bool isElementwise(Operation *d) {
     return isRecomputableElementwise(d) || isa<tile::HintOp>(d);
   }
+  /// Each load's vector width hint per dimension, taken before any
+  /// pointer is recomputed (recomputed values have no axis information).
+  llvm::DenseMap<Operation *, std::vector<unsigned>> loadHints_;
   /// While set, values carried through control flow count as leaves
   /// that rematerialization converts (pushing conversions up to them).
   bool carriedLeaves_ = false;
@@ -132,6 +137,29 @@ bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
     return canRemat(e.getSrc(), to.sliceDim(e.getAxis()), depth + 1);
   if (auto r = dyn_cast<tile::ReshapeOp>(d))
     return canRemat(r.getSrc(), to.reshape(shapeOf(r.getSrc())), depth + 1);
+  if (auto ld = dyn_cast<tile::LoadOp>(d)) {
+    // A load read once, by what is converted, is issued in `to` instead
+    // (its pointers, mask and other value recomputed there): each thread
+    // loads the elements it needs, a broadcast vector included, with no
+    // round trip through shared memory and no barrier (the conversion
+    // would read as many elements per thread from shared memory). Not
+    // when the accesses would be narrower: the widest run of consecutive
+    // elements a thread holds where memory is contiguous.
+    auto hints = loadHints_.find(d);
+    auto width = [&](const LinearLayout &l) {
+      unsigned w = 1;
+      for (unsigned dim = 0; dim < l.rank(); ++dim)
+        w = std::max(w, std::min(l.contiguousRegs(dim),
+                                 hints == loadHints_.end() ? 1u : hints->second[dim]));
+      return w;
+    };
+    if (!v.hasOneUse() || ld.getIsVolatile() || width(to) < width(*have))
+      return false;
+    for (Value x : d->getOperands())
+      if (isa<RankedTensorType>(x.getType()) && !canRemat(x, to, depth + 1))
+        return false;
+    return true;
+  }
   if (!isElementwise(d))
     return false;
   for (Value x : d->getOperands())
@@ -324,6 +352,21 @@ bool Remover::hoistThroughControlFlow(Operation *func) {
 }
 
 void Remover::run(Operation *func) {
+  func->walk([&](tile::LoadOp ld) {
+    auto t = dyn_cast<RankedTensorType>(ld.getPtr().getType());
+    if (!t || !o.vectorWidth)
+      return;
+    // (Layout assignment's conversions of pointers and masks are new
+    // values: the analysis knows their sources.)
+    Value ptr = ld.getPtr(), mask = ld.getMask();
+    while (auto c = ptr.getDefiningOp<tgpu::ConvertLayoutOp>())
+      ptr = c.getSrc();
+    while (auto c = mask ? mask.getDefiningOp<tgpu::ConvertLayoutOp>() : nullptr)
+      mask = c.getSrc();
+    std::vector<unsigned> &h = loadHints_[ld];
+    for (unsigned dim = 0; dim < t.getRank(); ++dim)
+      h.push_back(o.vectorWidth(ptr, mask, dim));
+  });
   auto note = [&](Value v) {
     if (auto l = layoutOf(v))
       inUse_.try_emplace(key(*l), cast<RankedTensorType>(v.getType()).getEncoding());
@@ -369,8 +412,10 @@ void Remover::eraseDead(Operation *func) {
     erased = false;
     std::vector<Operation *> dead;
     func->walk([&](Operation *op) {
-      if (op->use_empty() && op->getNumResults() && isMemoryEffectFree(op) &&
-          op->getNumRegions() == 0)
+      // (A load issued again in another layout leaves its first copy unread.)
+      auto ld = dyn_cast<tile::LoadOp>(op);
+      if (op->use_empty() && op->getNumResults() &&
+          (isMemoryEffectFree(op) || (ld && !ld.getIsVolatile())) && op->getNumRegions() == 0)
         dead.push_back(op);
     });
     for (Operation *op : dead)

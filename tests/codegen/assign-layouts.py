@@ -81,3 +81,14 @@
 # WHERE-AMD-NOT: tgpu.convert_layout {{.*}} : tensor<128x64xf{{16|32}}
 # WHERE-AMD: tile.dot %{{.*}}, {{.*}} : tensor<128x64xf16, #[[ACC]]> * {{.*}} -> tensor<128x64xf32, #[[ACC]]>
 # WHERE-AMD: scf.yield
+
+# A vector loaded once and broadcast along a tile (a bias row added to an
+# accumulator) is loaded in the slice of the tile's layout: no conversion,
+# so no round trip through shared memory and no barrier for it.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel bias_epilogue --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,128,128,32" --target cuda:90 --num-warps 8 --emit tile-gpu | FileCheck %s --check-prefix=BIAS
+# BIAS: %[[BIAS:.*]] = tile.load {{.*}} : tensor<128x!tile.ptr<f32>, #[[SLICE:linear[0-9]*]]>
+# BIAS-NEXT: tile.expand_dims %[[BIAS]] {axis = 0 : i32} : tensor<128xf32, #[[SLICE]]>
+# BIAS-NOT: tgpu.convert_layout
+# BIAS: tgpu.wgmma
+# A load in a layout that would read memory in narrower runs stays as it
+# is (transpose_copy above: the data moves once, after the load).

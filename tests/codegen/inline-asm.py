@@ -23,13 +23,17 @@
 # U8-COUNT-2: mov.b32 {b0, b1, b2, b3}, %r{{[0-9]+}}; cvt.rn.f16.u8 h0, b0;{{.*}} mov.b32 %r{{[0-9]+}}, {h0, h1}; mov.b32 %r{{[0-9]+}}, {h2, h3}; }
 # U8-NOT: cvt.rn.f16.u8 h0
 
-# 256 elements hold two per thread by default: converted to four per thread
-# (one run, warps 2 and 3 replicate warps 0 and 1).
+# 256 elements hold two per thread by default: the load is issued in the
+# asm's layout instead, four per thread (one run, warps 2 and 3 replicate
+# warps 0 and 1), with no conversion before the asm; the results move back
+# to two per thread for the store.
 # RUN: tritium compile %S/../gpu/check_inline_asm.py --kernel u8_to_f16_kernel --signature "*u8:16,*fp16:16,i32,256" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=U8CONV
 # U8CONV-LABEL: .entry u8_to_f16_kernel(
-# U8CONV: bar.sync
+# U8CONV-COUNT-4: ld.global.u8
+# U8CONV-NOT: bar.sync
 # U8CONV: mov.b32 {b0, b1, b2, b3}, %r{{[0-9]+}}; cvt.rn.f16.u8 h0, b0;
 # U8CONV-NOT: cvt.rn.f16.u8 h0
+# U8CONV: bar.sync
 
 # f32, pack 2, two arguments: operands $2 $3 are a's pair, $4 $5 b's.
 # RUN: tritium compile %S/../gpu/check_inline_asm.py --kernel sub_pairs_kernel --signature "*fp32:16,*fp32:16,*fp32:16,512" --target cuda:90 --emit llir | FileCheck %s --check-prefix=SUBLL

@@ -53,3 +53,18 @@ def masked_scores(Q, K, V, O, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.const
         v = tl.load(V + (start_n + offs_n)[:, None] * D + offs_d[None, :])
         acc += tl.dot(p.to(tl.float16), v)
     tl.store(O + offs_m[:, None] * D + offs_d[None, :], acc)
+
+
+@triton.jit
+def bias_epilogue(A, B, Bias, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A matmul tile plus a bias row: the bias is loaded where the
+    # accumulator's threads need it.
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a = tl.load(A + offs_m[:, None] * BK + offs_k[None, :])
+    b = tl.load(B + offs_k[:, None] * BN + offs_n[None, :])
+    acc = tl.dot(a, b)
+    bias = tl.load(Bias + offs_n)
+    acc = acc + bias[None, :]
+    tl.store(C + offs_m[:, None] * BN + offs_n[None, :], acc)
