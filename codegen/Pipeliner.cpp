@@ -372,15 +372,14 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
       tgpu::AsyncCommitOp::create(b, loc);
     chainNow = next;
   }
-  // The offset of stages-1 iterations, computed once.
-  std::vector<Value> ahead;
-  for (Candidate &c : cands) {
-    if (c.argIndex < 0) {
-      ahead.push_back(Value());
-      continue;
-    }
-    ahead.push_back(scaled(b, loc, c.advance.getOffset(), stages - 1));
-  }
+  // A carried pointer tile's copies read it stages-1 iterations on: the
+  // loop carries that tile too, advanced like the original (one addptr
+  // per iteration, not the original plus stages-1 steps).
+  std::vector<Value> aheadInits;
+  for (auto [k, c] : llvm::enumerate(cands))
+    if (c.argIndex >= 0)
+      aheadInits.push_back(tile::AddPtrOp::create(b, loc, ptrs[k].getType(), ptrs[k],
+                                                  c.advance.getOffset()));
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
   Value r0 = arith::ConstantIntOp::create(b, loc, 0, 32);
@@ -390,6 +389,8 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
     inits.push_back(r0); // the phase parity of slot 0's first fill
   size_t chainBase = inits.size(); // then the chains, stages-1 iterations on
   inits.append(chainNow.begin(), chainNow.end());
+  size_t aheadBase = inits.size(); // then the carried pointers copies read
+  inits.append(aheadInits.begin(), aheadInits.end());
   Operation *lastRead = nullptr, *lastIssue = nullptr; // bracket the copies
   std::vector<Value> reads;
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
@@ -422,11 +423,13 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         SmallVector<Value> chainArgs(newArgs.begin() + chainBase,
                                      newArgs.begin() + chainBase + chains.size());
         IRMapping cm = chainsAt(pb, at, bodyAhead, chainArgs, chainAhead);
+        std::vector<Value> aheadNext;
         for (auto [k, c] : llvm::enumerate(cands)) {
           Value carried;
           if (c.argIndex >= 0) {
-            Value ptr = nb->getArgument(c.argIndex + 1);
-            carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, ahead[k]);
+            carried = newArgs[aheadBase + aheadNext.size()];
+            aheadNext.push_back(tile::AddPtrOp::create(pb, l, carried.getType(), carried,
+                                                       c.advance.getOffset()));
           }
           copy(pb, l, c, buffers[k], carried, at, wslot, bodyAhead, &cm);
         }
@@ -447,6 +450,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
           out.push_back(arith::XOrIOp::create(
               pb, l, newArgs[2], arith::ExtUIOp::create(pb, l, pb.getI32Type(), rWrapped)));
         out.append(chainAhead.begin(), chainAhead.end());
+        out.append(aheadNext.begin(), aheadNext.end());
         for (Candidate &c : cands)
           c.load.erase();
         for (TmaCandidate &c : tma)
@@ -460,6 +464,21 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
     return loop;
   }
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  // An original pointer tile nothing reads any more (its loads became the
+  // copies) stops advancing: it is carried unchanged, a loop invariant.
+  auto newYield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+  for (Candidate &c : cands) {
+    if (c.argIndex < 0)
+      continue;
+    BlockArgument arg = newLoop.getRegionIterArgs()[c.argIndex];
+    Value yielded = newYield.getOperand(c.argIndex);
+    auto adv = yielded.getDefiningOp<tile::AddPtrOp>();
+    if (!adv || adv.getPtr() != arg || !arg.hasOneUse() || !adv->hasOneUse() ||
+        !newLoop.getResult(c.argIndex).use_empty())
+      continue;
+    newYield->setOperand(c.argIndex, arg);
+    adv.erase();
+  }
   if (copiesAfterUse) {
     // The copies move below the last op reading this iteration's slots:
     // products whose groups run asynchronously (wgmma) wait there for the

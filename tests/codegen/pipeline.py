@@ -16,18 +16,22 @@
 # CHECK-ASYNC: tgpu.async_copy
 # CHECK-ASYNC: tgpu.async_copy
 # CHECK-ASYNC-NEXT: tgpu.async_commit
-# CHECK-ASYNC: %[[LOOP:.*]]:5 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = {{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
+# The loop carries the pointer tiles the copies read (two iterations on),
+# each advanced by one addptr; a_ptrs and b_ptrs themselves, read by
+# nothing else, stay as they are.
+# CHECK-ASYNC: %[[LOOP:.*]]:7 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = {{.*}}, %[[PA0:[^ ]*]] = {{.*}}, %[[PB0:[^ ]*]] = {{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}}, %[[PA:[^ ]*]] = {{.*}}, %[[PB:[^ ]*]] = {{.*}})
 # CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 1 : i64}
 # CHECK-ASYNC-NEXT: %[[A:.*]] = tgpu.shared_load slot %[[R]] {buffer = 0 : i64
 # CHECK-ASYNC-NEXT: %[[B:.*]] = tgpu.shared_load slot %[[R]] {buffer = 1 : i64
-# CHECK-ASYNC: %[[PA:.*]] = tile.addptr
+# CHECK-ASYNC: %[[NA:.*]] = tile.addptr %[[PA]],
+# CHECK-ASYNC: %[[NB:.*]] = tile.addptr %[[PB]],
 # CHECK-ASYNC: %[[G:.*]] = tgpu.wgmma %[[A]], %[[B]], %[[ACC]]
 # CHECK-ASYNC-NEXT: %[[D:.*]] = tgpu.wgmma_wait %[[G]] {pending = 1 : i64}
 # CHECK-ASYNC-NEXT: tile.barrier
 # CHECK-ASYNC: tgpu.async_copy %[[PA]], {{.*}} slot %[[W]] {buffer = 0
-# CHECK-ASYNC: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 1
+# CHECK-ASYNC: tgpu.async_copy %[[PB]], {{.*}} slot %[[W]] {buffer = 1
 # CHECK-ASYNC-NEXT: tgpu.async_commit
-# CHECK-ASYNC: scf.yield %[[D]],
+# CHECK-ASYNC: scf.yield %[[D]], %[[PA0]], %[[PB0]], {{.*}}, {{.*}}, %[[NA]], %[[NB]] :
 # CHECK-ASYNC-NEXT: }
 # CHECK-ASYNC-NEXT: tgpu.wgmma_wait %[[LOOP]]#0 {pending = 0 : i64}
 # CHECK-ASYNC-NEXT: tgpu.async_wait {pending = 0 : i64}
