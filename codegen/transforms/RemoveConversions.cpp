@@ -77,6 +77,26 @@ private:
   static bool isElementwise(Operation *d) {
     return isRecomputableElementwise(d) || isa<tile::HintOp>(d);
   }
+  /// The conversion being removed, while its source is examined: a load
+  /// issued again runs there (none: loads are not issued again).
+  Operation *point_ = nullptr;
+  /// Whether nothing can write memory between `ld` and `at` (in `ld`'s
+  /// block, or nested in an op of it that comes later): a load issued at
+  /// `at` then reads what `ld` read.
+  static bool unwrittenUntil(Operation *ld, Operation *at) {
+    if (!at)
+      return false;
+    Operation *end = ld->getBlock()->findAncestorOpInBlock(*at);
+    if (!end || end->isBeforeInBlock(ld))
+      return false;
+    for (Operation *op = ld->getNextNode(); op && op != end; op = op->getNextNode()) {
+      if (op->getNumRegions() || isa<tile::BarrierOp>(op))
+        return false;
+      if (!isMemoryEffectFree(op) && !hasSingleEffect<MemoryEffects::Read>(op))
+        return false;
+    }
+    return end == at || !end->getNumRegions();
+  }
   /// Each load's vector width hint per dimension, taken before any
   /// pointer is recomputed (recomputed values have no axis information).
   llvm::DenseMap<Operation *, std::vector<unsigned>> loadHints_;
@@ -153,7 +173,8 @@ bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
                                  hints == loadHints_.end() ? 1u : hints->second[dim]));
       return w;
     };
-    if (!v.hasOneUse() || ld.getIsVolatile() || width(to) < width(*have))
+    if (!v.hasOneUse() || ld.getIsVolatile() || width(to) < width(*have) ||
+        !unwrittenUntil(ld, point_))
       return false;
     for (Value x : d->getOperands())
       if (isa<RankedTensorType>(x.getType()) && !canRemat(x, to, depth + 1))
@@ -389,12 +410,14 @@ void Remover::run(Operation *func) {
       if (!from || !to || LinearLayout::threadLocalMap(*from, *to))
         continue;
       Operation *d = c.getSrc().getDefiningOp();
-      if (!d || !canRemat(c.getSrc(), *to, 0))
-        continue;
-      OpBuilder b(c);
-      Value v = remat(c.getSrc(), *to, b);
-      c.getResult().replaceAllUsesWith(v);
-      c.erase();
+      point_ = c; // where a load recomputed for it would run
+      if (d && canRemat(c.getSrc(), *to, 0)) {
+        OpBuilder b(c);
+        Value v = remat(c.getSrc(), *to, b);
+        c.getResult().replaceAllUsesWith(v);
+        c.erase();
+      }
+      point_ = nullptr;
     }
     bool moved = false;
     for (int k = 0; k < 64 && hoistThroughControlFlow(func); ++k)

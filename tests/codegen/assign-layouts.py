@@ -92,3 +92,10 @@
 # BIAS: tgpu.wgmma
 # A load in a layout that would read memory in narrower runs stays as it
 # is (transpose_copy above: the data moves once, after the load).
+# A load is issued again in another layout only where nothing can have
+# written memory since: here a store to the same place comes between.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel load_store_broadcast --signature "*fp32:16,*fp32:16,64,32" --target cuda:90 --num-warps 4 --emit tile-gpu | FileCheck %s --check-prefix=RAW
+# RAW: tile.load
+# RAW: tile.store
+# RAW-NOT: tile.load
+# RAW: tile.store

@@ -68,3 +68,14 @@ def bias_epilogue(A, B, Bias, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.cons
     bias = tl.load(Bias + offs_n)
     acc = acc + bias[None, :]
     tl.store(C + offs_m[:, None] * BN + offs_n[None, :], acc)
+
+
+@triton.jit
+def load_store_broadcast(X, Y, BM: tl.constexpr, BN: tl.constexpr):
+    # x is read, then overwritten, then broadcast: the broadcast must use
+    # what was read, so the load is not issued again after the store.
+    m = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    x = tl.load(X + m)
+    tl.store(X + m, tl.zeros([BM], dtype=tl.float32))
+    tl.store(Y + m[:, None] * BN + n[None, :], x[:, None] + n[None, :].to(tl.float32))
