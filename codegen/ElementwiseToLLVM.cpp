@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -628,6 +629,47 @@ LogicalResult lowerInlineAsm(Lowering &L, Operation *o) {
                "\" do not match the " + count(resTys.size(), "output") + " (" +
                outs + ") and " + count(argTys.size(), "input") + " (" + args +
                ") that pack = " + llvm::Twine(pack) + " gives");
+  }
+  // Operand references as LLVM's asm printer reads them ($N, ${N},
+  // ${N:modifier}, $$ for a dollar sign, $( $| $) for dialect variants):
+  // anything else would abort code generation.
+  {
+    llvm::StringRef text = op.getAsmString();
+    size_t numOperands = resTys.size() + argTys.size();
+    auto bad = [&](size_t at, const llvm::Twine &why) {
+      return L.fail(o, "inline_asm_elementwise: in the asm string at offset " +
+                           llvm::Twine(at) + ": " + why);
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] != '$')
+        continue;
+      if (i + 1 == text.size())
+        return bad(i, "'$' ends the string (an operand is $N, a dollar sign $$)");
+      char c = text[i + 1];
+      if (c == '$' || c == '(' || c == '|' || c == ')') {
+        ++i;
+        continue;
+      }
+      size_t start = i + 1 + (c == '{');
+      size_t end = start;
+      while (end < text.size() && llvm::isDigit(text[end]))
+        ++end;
+      if (end == start)
+        return bad(i, "'$' is followed by '" + llvm::Twine(text[i + 1]) +
+                          "', not by an operand number (an operand is $N, a dollar sign $$)");
+      unsigned n = 0;
+      if (text.substr(start, end - start).getAsInteger(10, n) || n >= numOperands)
+        return bad(i, "$" + text.substr(start, end - start) + " names no operand: there are " +
+                          llvm::Twine(numOperands) + " ($0 to $" +
+                          llvm::Twine(numOperands ? numOperands - 1 : 0) + ", outputs first)");
+      if (c == '{') {
+        size_t close = text.find('}', end);
+        if (close == llvm::StringRef::npos)
+          return bad(i, "'${' is not closed by '}'");
+        end = close + 1;
+      }
+      i = end - 1;
+    }
   }
   auto *ia = llvm::InlineAsm::get(fty, op.getAsmString(), op.getConstraints(),
                                   !op.getPure());

@@ -92,3 +92,9 @@
 # ERRSCALAR: inline_asm_errors.py:38:9: error: inline_asm_elementwise: pack = 2 needs tensor arguments (a scalar is one element)
 # RUN: not tritium compile %S/../Inputs/codegen/inline_asm_errors.py --kernel bool_pack_kernel --signature "*i32:16,128" --target cuda:90 --emit ptx 2>&1 | FileCheck %s --check-prefix=ERRBOOL
 # ERRBOOL: inline_asm_errors.py:47:9: error: inline_asm_elementwise: boolean arguments cannot be packed (pack = 4); convert them to int8 first
+# Operand references LLVM's asm printer cannot read would abort code
+# generation; they are refused with the offset in the asm string.
+# RUN: not tritium compile %S/../Inputs/codegen/inline_asm_errors.py --kernel bad_dollar_kernel --signature "*i32:16,128" --target cuda:90 --emit ptx 2>&1 | FileCheck %s --check-prefix=ERRDOLLAR
+# ERRDOLLAR: inline_asm_errors.py:56:9: error: inline_asm_elementwise: in the asm string at offset 12: '$' is followed by ' ', not by an operand number (an operand is $N, a dollar sign $$)
+# RUN: not tritium compile %S/../Inputs/codegen/inline_asm_errors.py --kernel operand_out_of_range_kernel --signature "*i32:16,128" --target cuda:90 --emit ptx 2>&1 | FileCheck %s --check-prefix=ERRRANGE
+# ERRRANGE: inline_asm_errors.py:65:9: error: inline_asm_elementwise: in the asm string at offset 16: $2 names no operand: there are 2 ($0 to $1, outputs first)

@@ -47,3 +47,21 @@ def bool_pack_kernel(x_ptr, BLOCK: tl.constexpr):
     y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x > 0],
                                   dtype=tl.int8, is_pure=True, pack=4)
     tl.store(x_ptr + offs, y)
+
+
+@triton.jit
+def bad_dollar_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("shl.b32 $0, $ 1, 3;", "=r,r", [x],
+                                  dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(x_ptr + offs, y)
+
+
+@triton.jit
+def operand_out_of_range_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.inline_asm_elementwise("add.s32 $0, $1, ${2};", "=r,r", [x],
+                                  dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(x_ptr + offs, y)
