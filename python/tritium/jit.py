@@ -594,7 +594,11 @@ class JITFunction(KernelInterface):
             return c.bind(grid)
 
         def launcher(*args, **kwargs):
-            return self._launch_named(grid, args, kwargs)
+            try:
+                return self._launch(grid, args, kwargs)
+            except CompilationError as e:
+                # As _launch_named: the user's frame, then this line only.
+                raise e.with_traceback(None) from e.__cause__
         return launcher
 
     def _launch_named(self, grid, args, kwargs):
