@@ -618,29 +618,20 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
   std::vector<std::pair<const Arg *, std::string>> leaves;
   for (size_t k = 0; k < bound.size(); ++k)
     runtimeLeaves(bound[k], state_->src.params[state_->runtime[k]].name, leaves);
-  if (options.device == Device::Cuda) {
+  if (options.device == Device::Cuda || options.device == Device::Hip) {
     Specialization &sp = **spec;
-    if (auto err = ensureGpu(sp, state_->src.kernel, options))
+    bool cuda = options.device == Device::Cuda;
+    if (auto err = cuda ? ensureGpu(sp, state_->src.kernel, options)
+                        : detail::ensureHip(sp, state_->src.kernel, options))
       return err;
     if (!key.empty())
       state_->byClass[key] = &sp;
     std::vector<const Arg *> gargs;
     for (auto &[leaf, name] : leaves)
       gargs.push_back(leaf);
-    return rt::launchCuda(*sp.gpu, grid, gargs,
-                          [&](size_t i) { return leaves[i].second; }, options.stream);
-  }
-  if (options.device == Device::Hip) {
-    Specialization &sp = **spec;
-    if (auto err = detail::ensureHip(sp, state_->src.kernel, options))
-      return err;
-    if (!key.empty())
-      state_->byClass[key] = &sp;
-    std::vector<const Arg *> gargs;
-    for (auto &[leaf, name] : leaves)
-      gargs.push_back(leaf);
-    return rt::launchHip(*sp.hip, grid, gargs,
-                         [&](size_t i) { return leaves[i].second; }, options.stream);
+    auto nameOf = [&](size_t i) { return leaves[i].second; };
+    return cuda ? rt::launchCuda(*sp.gpu, grid, gargs, nameOf, options.stream)
+                : rt::launchHip(*sp.hip, grid, gargs, nameOf, options.stream);
   }
   std::vector<interp::Arg> iargs;
   for (auto &[leaf, name] : leaves) {
