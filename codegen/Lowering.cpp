@@ -216,13 +216,22 @@ Lowering::HwCoord Lowering::hwCoord(const LinearLayout &l, unsigned dim) {
       int64_t v = bases[bit][dim];
       if (!v)
         continue;
-      llvm::Value *set = b.CreateAnd(b.CreateLShr(id, bit), 1);
+      // A run of id bits that land on consecutive coordinate bits (bases
+      // v, 2v, 4v, ... with v a power of two) is one field: shifted,
+      // masked and shifted into place at once.
+      unsigned n = 1;
+      if (llvm::isPowerOf2_64(v))
+        while (bit + n < bases.size() && bases[bit + n][dim] == v << n)
+          ++n;
+      llvm::Value *field = b.CreateAnd(bit ? b.CreateLShr(id, bit) : id, (1u << n) - 1);
       llvm::Value *term = llvm::isPowerOf2_64(v)
-                              ? b.CreateShl(set, llvm::Log2_64(v))
-                              : b.CreateMul(set, i32(v));
-      if (hw.usedBits & uint64_t(v))
+                              ? b.CreateShl(field, llvm::Log2_64(v))
+                              : b.CreateMul(field, i32(v));
+      uint64_t bits = uint64_t(v) * ((uint64_t(1) << n) - 1); // v alone when n is 1
+      bit += n - 1;
+      if (hw.usedBits & bits)
         hw.disjoint = false;
-      hw.usedBits |= uint64_t(v);
+      hw.usedBits |= bits;
       hw.value = !hw.value          ? term
                  : hw.disjoint ? b.CreateOr(hw.value, term)
                                     : b.CreateXor(hw.value, term);
