@@ -5,8 +5,13 @@
 // (partials staged in shared memory, combined in warp order). The result
 // lives in the source layout's slice along the axis; a reduction to a
 // scalar leaves every thread with the total.
-// scan: the axis is brought into each thread's registers and scanned in
-// order. gather and histogram stage through shared memory.
+// scan: in a layout whose axis runs registers, lanes, warps, registers from
+// its lowest bit up: prefixes within the thread, then across lanes
+// (butterfly shuffles of the threads' totals), then across warps (totals
+// staged in shared memory), then across the register chunks that repeat
+// the whole CTA along the axis. Only associativity is assumed: every
+// combine takes its operands in scan order. gather and histogram stage
+// through shared memory.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -189,55 +194,223 @@ LogicalResult reduce(Lowering &L, Operation *o) {
   return success();
 }
 
+/// Values of a scan's operands at one point (one per operand), and whether
+/// they exist there: `valid` null means never, otherwise an i1.
+struct Partial {
+  std::vector<llvm::Value *> vals;
+  llvm::Value *valid = nullptr;
+};
+
 LogicalResult scan(Lowering &L, Operation *o) {
   auto op = cast<tile::ScanOp>(o);
+  auto &b = L.b;
   unsigned axis = op.getAxis();
   unsigned nOps = op.getSrcs().size();
+  bool rev = op.getReverse();
+  using Vals = std::vector<llvm::Value *>;
   LayoutRef S = L.get(op.getSrcs()[0]).layout;
-  bool inThread = true;
-  for (int k : {1, 2})
-    for (const Coord &c : S->bases(LinearLayout::InDim(k)))
-      if (c[axis])
-        inThread = false;
-  if (!inThread || !S->separable(axis))
-    S = L.share(LinearLayout::axisInThread(S->shape(), axis, L.numWarps));
-  std::vector<std::vector<llvm::Value *>> in;
+  if (!S->scansInOrder(axis))
+    S = L.share(LinearLayout::defaultFor(S->shape(), L.numWarps, L.layoutBits,
+                                         L.target.warpSize(), axis));
+  std::vector<Vals> in;
   for (Value v : op.getSrcs())
     in.push_back(L.convert(v, *S));
-  unsigned axisRegMask = 0;
+  bool failedRegion = false;
+  // The combine region over (first, second) in scan order.
+  auto comb = [&](const Vals &first, const Vals &second) -> Vals {
+    Vals args = first;
+    args.insert(args.end(), second.begin(), second.end());
+    auto r = L.emitScalarRegion(op.getRegion(), args);
+    if (failed(r)) {
+      failedRegion = true;
+      return first;
+    }
+    return *r;
+  };
+  auto select = [&](llvm::Value *c, const Vals &t, const Vals &f) {
+    Vals r;
+    for (unsigned k = 0; k < nOps; ++k)
+      r.push_back(b.CreateSelect(c, t[k], f[k]));
+    return r;
+  };
+  // `before` followed by `x`, where `before` may be missing.
+  auto after = [&](const Partial &before, const Vals &x) -> Vals {
+    if (!before.valid)
+      return x;
+    Vals c = comb(before.vals, x);
+    auto *k = llvm::dyn_cast<llvm::ConstantInt>(before.valid);
+    return k && k->isOne() ? c : select(before.valid, c, x);
+  };
+  auto then = [&](const Partial &before, const Partial &x) -> Partial {
+    if (!x.valid)
+      return before;
+    if (!before.valid)
+      return x;
+    Vals joined = after(before, x.vals);
+    auto *k = llvm::dyn_cast<llvm::ConstantInt>(x.valid);
+    if (k && k->isOne())
+      return Partial{joined, b.getTrue()};
+    return Partial{select(x.valid, joined, before.vals), b.CreateOr(before.valid, x.valid)};
+  };
+
+  // The axis's coordinate bits: low registers, lanes, warps, high registers.
+  int64_t firstShared = S->shape()[axis];
+  std::vector<std::pair<int64_t, unsigned>> laneBits, warpBits;
+  for (auto [d, bits] : {std::pair{LinearLayout::Lane, &laneBits},
+                         std::pair{LinearLayout::Warp, &warpBits}}) {
+    const auto &bases = S->bases(d);
+    for (unsigned i = 0; i < bases.size(); ++i)
+      if (bases[i][axis]) {
+        bits->push_back({bases[i][axis], i});
+        firstShared = std::min(firstShared, bases[i][axis]);
+      }
+    std::sort(bits->begin(), bits->end());
+  }
+  unsigned lowMask = 0, highMask = 0;
   const auto &rb = S->bases(LinearLayout::Reg);
   for (unsigned i = 0; i < rb.size(); ++i)
     if (rb[i][axis])
-      axisRegMask |= 1u << i;
+      (rb[i][axis] < firstShared ? lowMask : highMask) |= 1u << i;
   unsigned replica = S->replicatedMask(LinearLayout::Reg);
-  std::map<unsigned, std::vector<std::pair<int64_t, unsigned>>> members;
-  for (unsigned r = 0; r < S->numRegs(); ++r)
-    if (!(r & replica))
-      members[r & ~axisRegMask].push_back({S->applyOne(LinearLayout::Reg, r)[axis], r});
-  std::vector<std::vector<llvm::Value *>> out(nOps, std::vector<llvm::Value *>(S->numRegs()));
+  auto axisOf = [&](unsigned r) { return S->applyOne(LinearLayout::Reg, r)[axis]; };
+  // Rows (registers without axis bits) and their chunks (high registers),
+  // each chunk's registers in scan order.
+  std::map<unsigned, std::vector<unsigned>> chunksOf;
+  std::map<std::pair<unsigned, unsigned>, std::vector<unsigned>> members;
+  for (unsigned r = 0; r < S->numRegs(); ++r) {
+    if (r & replica)
+      continue;
+    unsigned row = r & ~(lowMask | highMask), chunk = r & highMask;
+    auto &m = members[{row, chunk}];
+    if (m.empty())
+      chunksOf[row].push_back(chunk);
+    m.push_back(r);
+  }
+  auto inScanOrder = [&](std::vector<unsigned> &regs) {
+    std::sort(regs.begin(), regs.end(), [&](unsigned a, unsigned c) {
+      return rev ? axisOf(a) > axisOf(c) : axisOf(a) < axisOf(c);
+    });
+  };
+  for (auto &[row, chunks] : chunksOf)
+    inScanOrder(chunks);
+
+  // 1. Within the thread: prefixes of each chunk's registers.
+  std::vector<Vals> out(nOps, Vals(S->numRegs(), nullptr));
+  std::map<std::pair<unsigned, unsigned>, Vals> total;
   for (auto &[key, regs] : members) {
-    std::sort(regs.begin(), regs.end());
-    if (op.getReverse())
-      std::reverse(regs.begin(), regs.end());
-    std::vector<llvm::Value *> acc;
-    for (auto [c, r] : regs) {
-      std::vector<llvm::Value *> x;
+    inScanOrder(regs);
+    Vals acc;
+    for (unsigned r : regs) {
+      Vals x;
       for (unsigned k = 0; k < nOps; ++k)
         x.push_back(in[k][r]);
-      if (acc.empty()) {
-        acc = x;
-      } else {
-        std::vector<llvm::Value *> args = acc;
-        args.insert(args.end(), x.begin(), x.end());
-        auto res = L.emitScalarRegion(op.getRegion(), args);
-        if (failed(res))
-          return failure();
-        acc = *res;
-      }
+      acc = acc.empty() ? x : comb(acc, x);
       for (unsigned k = 0; k < nOps; ++k)
         out[k][r] = acc[k];
     }
+    total[key] = acc;
   }
+
+  // 2. Across lanes, by butterfly shuffles from the lowest axis bit up:
+  // `block` is the total of the lanes that agree with this one on the
+  // higher bits, `before` what precedes this lane among them.
+  std::map<std::pair<unsigned, unsigned>, Partial> before;
+  for (auto &[key, block] : total) {
+    Partial pre;
+    for (auto [coordBit, bit] : laneBits) {
+      Vals other;
+      for (llvm::Value *v : block)
+        other.push_back(shuffle(L, v, 1u << bit));
+      llvm::Value *set = b.CreateICmpNE(b.CreateAnd(L.laneId(), L.i32(1u << bit)), L.i32(0));
+      llvm::Value *second = rev ? b.CreateNot(set) : set;
+      block = select(second, comb(other, block), comb(block, other));
+      pre = then(Partial{other, second}, pre);
+    }
+    before[key] = pre;
+  }
+
+  // 3. Across warps, through shared memory: each warp's totals, then each
+  // thread combines those of the warps before its own.
+  std::map<std::pair<unsigned, unsigned>, Vals> chunkTotal = total;
+  if (!warpBits.empty()) {
+    unsigned numW = 1u << warpBits.size();
+    llvm::Value *wpos = L.i32(0);
+    for (unsigned i = 0; i < warpBits.size(); ++i)
+      wpos = b.CreateOr(wpos, b.CreateShl(b.CreateAnd(b.CreateLShr(L.warpId(), warpBits[i].second), 1), i));
+    LinearLayout R = S->sliceDim(axis);
+    std::vector<unsigned> kept = S->sliceKeptRegs(axis);
+    std::map<unsigned, unsigned> sliceReg; // row -> a slice register
+    for (unsigned i = 0; i < kept.size(); ++i)
+      sliceReg.insert({kept[i] & ~(lowMask | highMask), i});
+    unsigned numChunks = 1u << llvm::popcount(highMask);
+    int64_t slots = std::max<int64_t>(1, R.numElements()) * numChunks * numW;
+    std::vector<unsigned> offsets;
+    unsigned bytes = 0;
+    for (unsigned k = 0; k < nOps; ++k) {
+      offsets.push_back(bytes);
+      bytes += unsigned(slots * 8);
+    }
+    auto memType = [&](llvm::Type *t) -> llvm::Type * {
+      return t->isIntegerTy(1) ? b.getInt8Ty() : t->isPointerTy() ? b.getInt64Ty() : t;
+    };
+    auto slotBase = [&](std::pair<unsigned, unsigned> key) {
+      llvm::Value *row = R.rank() ? L.linearCoord(R, sliceReg.at(key.first)) : L.i32(0);
+      unsigned chunk = 0, j = 0; // the chunk's index from its high register bits
+      for (unsigned i = 0; i < rb.size(); ++i)
+        if (highMask >> i & 1)
+          chunk |= (key.second >> i & 1) << j++;
+      return b.CreateMul(b.CreateAdd(b.CreateMul(row, L.i32(numChunks)), L.i32(chunk)),
+                         L.i32(numW));
+    };
+    L.reserveShared(bytes);
+    L.barrier();
+    for (auto &[key, block] : total)
+      for (unsigned k = 0; k < nOps; ++k)
+        L.storeShared(block[k], L.sharedPtr(memType(block[k]->getType()),
+                                            b.CreateAdd(slotBase(key), wpos), offsets[k]));
+    L.barrier();
+    for (auto &[key, block] : total) {
+      llvm::Value *base = slotBase(key);
+      Partial warps;
+      Vals all;
+      for (unsigned i = 0; i < numW; ++i) {
+        unsigned w = rev ? numW - 1 - i : i;
+        Vals x;
+        for (unsigned k = 0; k < nOps; ++k)
+          x.push_back(L.loadShared(block[k]->getType(),
+                                   L.sharedPtr(memType(block[k]->getType()),
+                                               b.CreateAdd(base, L.i32(w)), offsets[k])));
+        llvm::Value *earlier = b.CreateICmp(rev ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_ULT,
+                                            L.i32(w), wpos);
+        warps = then(warps, Partial{x, earlier});
+        if (numChunks > 1)
+          all = all.empty() ? x : comb(all, x);
+      }
+      before[key] = then(warps, before[key]);
+      if (numChunks > 1)
+        chunkTotal[key] = all;
+    }
+  }
+
+  // 4. Chunks in scan order: each follows the totals of the ones before.
+  for (auto &[row, chunks] : chunksOf) {
+    Partial carry;
+    for (unsigned chunk : chunks) {
+      std::pair<unsigned, unsigned> key{row, chunk};
+      Partial pre = then(carry, before[key]);
+      for (unsigned r : members[key]) {
+        Vals x;
+        for (unsigned k = 0; k < nOps; ++k)
+          x.push_back(out[k][r]);
+        x = after(pre, x);
+        for (unsigned k = 0; k < nOps; ++k)
+          out[k][r] = x[k];
+      }
+      carry = then(carry, Partial{chunkTotal[key], b.getTrue()});
+    }
+  }
+  if (failedRegion)
+    return failure();
   for (unsigned k = 0; k < nOps; ++k) {
     for (unsigned r = 0; r < S->numRegs(); ++r)
       if (!out[k][r])

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/layouts/LinearLayout.h"
 
+#include <algorithm>
+
 #include <cassert>
 #include <map>
 #include <sstream>
@@ -369,6 +371,30 @@ bool LinearLayout::separable(unsigned dim) const {
         if (d != dim && c[d])
           return false;
     }
+  return true;
+}
+
+bool LinearLayout::scansInOrder(unsigned dim) const {
+  if (!separable(dim))
+    return false;
+  std::vector<std::pair<int64_t, int>> bits; // (coordinate bit, in-dimension)
+  for (int k = 0; k < 3; ++k)
+    for (const Coord &c : bases_[k])
+      if (c[dim]) {
+        if (c[dim] & (c[dim] - 1))
+          return false;
+        bits.push_back({c[dim], k});
+      }
+  std::sort(bits.begin(), bits.end());
+  int stage = 0; // 0: low registers, 1: lanes, 2: warps, 3: high registers
+  for (size_t i = 0; i < bits.size(); ++i) {
+    if (i && bits[i].first == bits[i - 1].first)
+      return false;
+    int want = bits[i].second == Lane ? 1 : bits[i].second == Warp ? 2 : stage == 0 ? 0 : 3;
+    if (want < stage)
+      return false;
+    stage = want;
+  }
   return true;
 }
 

@@ -173,6 +173,12 @@ public:
   /// Whether every coordinate bit of `dim` comes from bits that touch no
   /// other dimension (a reduction along it combines whole rows).
   bool separable(unsigned dim) const;
+  /// Whether a scan along `dim` runs in this layout as it is: every
+  /// coordinate bit of `dim` comes from exactly one register, lane or warp
+  /// bit whose basis moves along `dim` alone, and from the lowest
+  /// coordinate bit up those bits are registers, then lanes, then warps,
+  /// then registers again (as in every blocked layout).
+  bool scansInOrder(unsigned dim) const;
   /// Append a register bit mapping to `basis` (join and cat use this).
   LinearLayout withExtraRegBit(const std::vector<int64_t> &newShape,
                                const Coord &basis) const;

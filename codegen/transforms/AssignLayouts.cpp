@@ -591,15 +591,13 @@ LogicalResult Assigner::op(Operation *op) {
     return success();
   }
   if (auto sc = dyn_cast<tile::ScanOp>(op)) {
+    // A scan runs where its source is when the axis goes registers, lanes,
+    // warps, registers from its lowest bit up; otherwise in the default
+    // layout with the axis fastest.
     LayoutRef s = get(sc.getSrcs()[0]);
     unsigned axis = sc.getAxis();
-    bool inThread = true;
-    for (int k : {1, 2})
-      for (const Coord &c : s->bases(LinearLayout::InDim(k)))
-        if (c[axis])
-          inThread = false;
-    if (!inThread || !s->separable(axis))
-      s = share(LinearLayout::axisInThread(s->shape(), axis, o.numWarps));
+    if (!s->scansInOrder(axis))
+      s = share(LinearLayout::defaultFor(s->shape(), o.numWarps, o.layoutBits, o.warpSize, axis));
     for (OpOperand &u : op->getOpOperands())
       need(u, s);
     for (Value r : sc.getResult())

@@ -136,6 +136,17 @@ def _cs_tol(p):
     return compare.tol(p.dtype, p.shape[p.axis])
 
 
+def _csl_run(a, p):
+    m, n = p.shape
+    cumsum_kernel[(1,)](a.x, a.out, m, n, AXIS=p.axis, REVERSE=p.reverse,
+                        BM=next_pow2(m), BN=next_pow2(n), num_warps=p.warps)
+
+
+def _lrl_run(a, p):
+    m, n = p.shape
+    linrec_kernel[(m,)](a.a, a.b, a.out, n, BN=next_pow2(n), num_warps=p.warps)
+
+
 def _cp_make(p, rng):
     m, n = p.shape
     return dict(x=rand(rng, (m, n), "fp32", 0.9, 1.1),
@@ -269,6 +280,22 @@ MANIFESTS = [
     Manifest("scan_custom_tuple", linrec_kernel, _lr_make, _lr_run, _lr_ref,
              {"out": Out(tol=compare.tol("fp32", 100))},
              params=dict(shape=SHAPES)),
+    # Long axes: spread over lanes and warps and repeated in registers,
+    # forward and reversed, on 1 to 8 warps; linrec's combine does not
+    # commute.
+    Manifest("scan_long", cumsum_kernel, _cs_make, _csl_run, _cs_ref,
+             {"out": Out(tol=_cs_tol)},
+             params=dict(shape=[(1, 4096), (1, 3000), (1024, 2), (16, 256),
+                                (128, 64), (3, 1500), (1, 8192)],
+                         axis=[1, 1, 0, 1, 0, 1, 1],
+                         reverse=[False, True, False, True, True, False, True],
+                         dtype=["fp32", "int32", "fp32", "int64", "fp16",
+                                "fp64", "int32"],
+                         warps=[4, 8, 1, 2, 4, 8, 4])),
+    Manifest("scan_long_tuple", linrec_kernel, _lr_make, _lrl_run, _lr_ref,
+             {"out": Out(tol=compare.tol("fp32", 100))},
+             params=dict(shape=[(2, 4096), (1, 1000), (3, 2048), (1, 300)],
+                         warps=[4, 8, 1, 2])),
     Manifest("sort", sort_kernel, _sort_make, _sort_run, _sort_ref,
              {"out": None},
              params=dict(shape=POW2, desc=[False, True, True],

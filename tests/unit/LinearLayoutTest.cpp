@@ -138,6 +138,25 @@ TEST_CASE("axisInThread puts a whole axis in each thread", "[layout]") {
   CHECK(cov.size() == 8 * 32);
 }
 
+TEST_CASE("scansInOrder: registers, lanes, warps, registers along the axis", "[layout]") {
+  // Blocked layouts always scan in place along either axis.
+  auto l = LinearLayout::defaultFor({1024}, 4, 32); // 4 per thread, two chunks
+  CHECK(l.scansInOrder(0));
+  auto m = LinearLayout::defaultFor({16, 128}, 4, 32);
+  CHECK(m.scansInOrder(0));
+  CHECK(m.scansInOrder(1));
+  CHECK(LinearLayout::mmaAccumulator(64, 64, 4, 1).scansInOrder(1));
+  // A lane bit above a warp bit along the axis does not.
+  CHECK(LinearLayout({64}, {{1}}, {{2}, {4}, {8}, {16}, {32}}, {}).scansInOrder(0));
+  CHECK_FALSE(LinearLayout({8}, {}, {{1}, {4}}, {{2}}).scansInOrder(0));
+  // Nor does a register bit between lane bits, or two bits on one
+  // coordinate bit (XOR-combined).
+  CHECK_FALSE(LinearLayout({8}, {{2}}, {{1}, {4}}, {}).scansInOrder(0));
+  CHECK_FALSE(LinearLayout({4}, {{1}, {3}}, {}, {}).scansInOrder(0));
+  // A basis that moves along another dimension as well is not separable.
+  CHECK_FALSE(LinearLayout({2, 2}, {{1, 1}}, {{0, 1}}, {}).scansInOrder(0));
+}
+
 TEST_CASE("linear index round trip", "[layout]") {
   std::vector<int64_t> shape = {4, 8, 2};
   for (int64_t i = 0; i < 64; ++i)
