@@ -120,10 +120,21 @@ private:
   bool sourcesCanTake(const Web &w, const LinearLayout &to);
   bool hoistWeb(Value seed);
   void eraseDead(Operation *func);
-  /// `v` in `to`: recomputed where it can be, else converted.
+  /// `v` in `to`: recomputed where it can be, else converted; a value made
+  /// outside the loops around the builder's point is converted once,
+  /// before them, not in every iteration.
   Value rematOrConvert(Value v, const LinearLayout &to, OpBuilder &b) {
     if (canRemat(v, to, 0))
       return remat(v, to, b);
+    OpBuilder::InsertionGuard guard(b);
+    Operation *at = b.getInsertionBlock()->getParentOp();
+    Operation *outside = nullptr;
+    Operation *home = v.getParentRegion()->getParentOp();
+    for (; at && isa<scf::ForOp, scf::WhileOp>(at) && !at->isAncestor(home);
+         at = at->getParentOp())
+      outside = at;
+    if (outside)
+      b.setInsertionPoint(outside);
     return tgpu::ConvertLayoutOp::create(b, v.getLoc(), typeIn(v.getType(), to), v);
   }
 };
@@ -402,6 +413,7 @@ void Remover::run(Operation *func) {
   });
   // Rematerialization, then conversions moved through control flow (which
   // may leave new ones to rematerialize), until nothing moves.
+  bool madeNew = false;
   for (int round = 0; round < 8; ++round) {
     std::vector<tgpu::ConvertLayoutOp> converts;
     func->walk([&](tgpu::ConvertLayoutOp c) { converts.push_back(c); });
@@ -416,10 +428,14 @@ void Remover::run(Operation *func) {
         Value v = remat(c.getSrc(), *to, b);
         c.getResult().replaceAllUsesWith(v);
         c.erase();
+        // (Its sources may now be converted before a loop, where a load
+        // can be issued again: the next round looks.)
+        madeNew = true;
       }
       point_ = nullptr;
     }
-    bool moved = false;
+    bool moved = madeNew;
+    madeNew = false;
     for (int k = 0; k < 64 && hoistThroughControlFlow(func); ++k)
       moved = true;
     if (!moved)

@@ -99,3 +99,14 @@
 # RAW: tile.store
 # RAW-NOT: tile.load
 # RAW: tile.store
+#
+# A value made before a loop and broadcast to a product's layout inside it
+# (a column of row maxima) moves once, before the loop, not in every
+# iteration.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel rows_in_loop --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,128,64,32" --target cuda:90 --num-warps 4 --emit tile-gpu | FileCheck %s --check-prefix=HOIST
+# HOIST: tgpu.convert_layout {{.*}} : tensor<128x1xf32
+# HOIST: scf.for
+# HOIST-NOT: tgpu.convert_layout
+# HOIST: tgpu.wgmma
+# HOIST-NOT: tgpu.convert_layout
+# HOIST: scf.yield

@@ -79,3 +79,20 @@ def load_store_broadcast(X, Y, BM: tl.constexpr, BN: tl.constexpr):
     x = tl.load(X + m)
     tl.store(X + m, tl.zeros([BM], dtype=tl.float32))
     tl.store(Y + m[:, None] * BN + n[None, :], x[:, None] + n[None, :].to(tl.float32))
+
+
+@triton.jit
+def rows_in_loop(A, B, M, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A column of row maxima loaded before the loop and subtracted from
+    # every product in it (attention's backward does this with its
+    # log-sum-exp rows).
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a = tl.load(A + offs_m[:, None] * BK + offs_k[None, :])
+    m = tl.load(M + offs_m)[:, None]
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for k in range(K):
+        b = tl.load(B + k * BK * BN + offs_k[:, None] * BN + offs_n[None, :])
+        acc += tl.exp2(tl.dot(a, b) - m)
+    tl.store(C + offs_m[:, None] * BN + offs_n[None, :], acc)
