@@ -121,7 +121,7 @@ class Row:
 
 
 MATMUL_DTYPES = ("fp16", "bf16", "fp8e4m3")
-MATMUL_VARIANTS = ("ptr", "blockptr", "desc", "persistent")
+MATMUL_VARIANTS = ("ptr", "blockptr", "desc", "persistent", "bias")
 
 
 def make_rows(quick, cpu):
@@ -144,6 +144,8 @@ def make_rows(quick, cpu):
     for dt in MATMUL_DTYPES:
         for S in mm_sizes:
             for v in MATMUL_VARIANTS:
+                if v == "bias" and dt.startswith("fp8"):
+                    continue
                 rows.append(Row("matmul %s %d^3 %s" % (dt, S, v), "matmul",
                                 dtype=dt, S=S, variant=v))
     for D in (64, 128):
@@ -160,6 +162,8 @@ def make_rows(quick, cpu):
                             "layernorm", dtype=dt, M=ln["M"], N=N))
     rows.append(Row("softmax fp32 %dx%d" % (sm["M"], sm["N"]), "softmax",
                     M=sm["M"], N=sm["N"]))
+    rows.append(Row("cumsum fp32 %dx%d rows" % (sm["M"], sm["N"]), "cumsum",
+                    M=sm["M"], N=sm["N"]))
     return rows
 
 
@@ -171,6 +175,7 @@ def make_rows(quick, cpu):
 # also gets 06's early_config_prune.
 TUNED = {
     "matmul_ptr": ("matmul_kernel", "matmul_configs_03", ["M", "N", "K"]),
+    "matmul_bias": ("matmul_bias_kernel", "matmul_configs_03", ["M", "N", "K"]),
     "matmul_blockptr": ("matmul_kernel_block_ptr", "matmul_configs_03",
                         ["M", "N", "K"]),
     "matmul_desc": ("matmul_kernel_descriptor", "matmul_configs_09",
@@ -181,7 +186,8 @@ TUNED = {
              ["N_CTX", "HEAD_DIM", "STAGE", "K_TRANSPOSED",
               "warp_specialize"]),
 }
-PLAIN = {"layernorm": "layer_norm_fwd", "softmax": "softmax_kernel"}
+PLAIN = {"layernorm": "layer_norm_fwd", "softmax": "softmax_kernel",
+         "cumsum": "cumsum_rows"}
 
 
 def cpu_configs(name):
@@ -289,6 +295,9 @@ def build_matmul(ctx, dtype, S, variant):
         torch.randn((S, S), device=dev, dtype=torch.float16).to(tdt)
         for _ in range(2)))
     b = bT.T  # [K, N], K-major
+    if variant == "bias":  # 03's layout: B contiguous along N
+        b = bT
+        bias = torch.randn((S,), device=dev, dtype=torch.float16).to(tdt)
     out_dtype = torch.float16 if fp8 else tdt
     num_sms = ctx.num_sms
 
@@ -308,6 +317,8 @@ def build_matmul(ctx, dtype, S, variant):
                     c)
         grid = lambda META: (cdiv(S, META["BLOCK_SIZE_M"])  # noqa: E731
                              * cdiv(S, META["BLOCK_SIZE_N"]),)
+        if variant == "bias":
+            return grid, (a, b, bias, c, S, S, S) + strides, {}, c
         return grid, (a, b, c, S, S, S) + strides, {}, c
 
     if fp8:
@@ -319,12 +330,18 @@ def build_matmul(ctx, dtype, S, variant):
             return out[0] if isinstance(out, tuple) else out
         if not hasattr(torch, "_scaled_mm"):
             base = None
+    elif variant == "bias":
+        def base():
+            return torch.addmm(bias, a, b)
     else:
         def base():
             return torch.matmul(a, b)
-    baseline = (("matmul", dtype, S), base) if base else None
+    baseline = ((("matmul", dtype, S) + (("bias",) if variant == "bias" else ())), base) \
+        if base else None
 
     def reference():
+        if variant == "bias":
+            return a.double() @ b.double() + bias.double()
         return a.double() @ b.double()
 
     return RowData("matmul_" + variant, launch, baseline, reference,
@@ -447,8 +464,32 @@ def build_softmax(ctx, M, N):
                    2.0 * M * N * 4, "TB/s", tol=1e-5)
 
 
+def build_cumsum(ctx, M, N):
+    dev = ctx.device
+    shared_inputs(ctx, None, lambda: None)
+    x = torch.randn((M, N), device=dev, dtype=torch.float32)
+    BLOCK_SIZE = next_power_of_2(N)
+    num_warps = 8 if BLOCK_SIZE >= 4096 else 4
+
+    def launch(kern, variant_opts):
+        y = torch.empty_like(x)
+        return (M,), (x, y, N), dict(BLOCK_SIZE=BLOCK_SIZE,
+                                     num_warps=num_warps), y
+
+    def base():
+        return torch.cumsum(x, dim=-1)
+
+    def reference():
+        return torch.cumsum(x.double(), dim=-1)
+
+    return RowData("cumsum", launch, (("cumsum", M, N), base), reference,
+                   2.0 * M * N * 4, "TB/s", tol=1e-4,
+                   notes="BLOCK_SIZE=%d num_warps=%d" % (BLOCK_SIZE, num_warps))
+
+
 BUILDERS = {"matmul": build_matmul, "attn": build_attn,
-            "layernorm": build_layernorm, "softmax": build_softmax}
+            "layernorm": build_layernorm, "softmax": build_softmax,
+            "cumsum": build_cumsum}
 
 
 # ---------------------------------------------------------------------------
