@@ -147,6 +147,23 @@ bool isCarried(Value v) {
   return v.getDefiningOp<scf::IfOp>() || v.getDefiningOp<scf::ForOp>();
 }
 
+/// Ops that cost many instructions per element.
+bool isCostly(Operation *op) {
+  return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp, arith::DivFOp,
+             arith::RemFOp>(op) ||
+         (op->getDialect() && op->getDialect()->getNamespace() == "math");
+}
+
+/// The elements each thread holds, replicas not counted.
+unsigned distinctRegs(const LinearLayout &l) {
+  unsigned n = 1;
+  for (const Coord &c : l.bases(LinearLayout::Reg))
+    if (llvm::any_of(c, [](int64_t x) { return x != 0; }))
+      n *= 2;
+  return n;
+}
+
 bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
   auto have = layoutOf(v);
   if (!have)
@@ -193,6 +210,13 @@ bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
     return true;
   }
   if (!isElementwise(d))
+    return false;
+  // A costly op (a division, a remainder, a math function) is not made
+  // again in a layout that gives each thread more elements than it has:
+  // moving the values costs less than repeating it per register (03's
+  // `% N` on the columns, recomputed for a bias row broadcast to a
+  // 64-register accumulator slice, was 32 remainders a thread).
+  if (isCostly(d) && distinctRegs(to) > distinctRegs(*have))
     return false;
   for (Value x : d->getOperands())
     if (isa<RankedTensorType>(x.getType()) && !canRemat(x, to, depth + 1))

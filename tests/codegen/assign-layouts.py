@@ -90,6 +90,14 @@
 # BIAS-NEXT: tile.expand_dims %[[BIAS]] {axis = 0 : i32} : tensor<128xf32, #[[SLICE]]>
 # BIAS-NOT: tgpu.convert_layout
 # BIAS: tgpu.wgmma
+# Not when the load's pointers need a costly op (a remainder) that the
+# accumulator's layout would repeat in every register of a row.
+# RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel bias_mod_epilogue --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,128,256,32" --target cuda:90 --num-warps 8 --emit tile-gpu | FileCheck %s --check-prefix=BIASMOD
+# BIASMOD: arith.remsi
+# BIASMOD-NOT: arith.remsi
+# BIASMOD: tgpu.convert_layout {{.*}} : tensor<1x256xf32
+# BIASMOD-NOT: arith.remsi
+# BIASMOD: tile.store
 # A load in a layout that would read memory in narrower runs stays as it
 # is (transpose_copy above: the data moves once, after the load).
 # A load is issued again in another layout only where nothing can have

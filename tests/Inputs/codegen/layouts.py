@@ -96,3 +96,19 @@ def rows_in_loop(A, B, M, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.const
         b = tl.load(B + k * BK * BN + offs_k[:, None] * BN + offs_n[None, :])
         acc += tl.exp2(tl.dot(a, b) - m)
     tl.store(C + offs_m[:, None] * BN + offs_n[None, :], acc)
+
+
+@triton.jit
+def bias_mod_epilogue(A, B, Bias, C, N, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # The bias row at columns wrapped with `% N` (03's style): the
+    # remainders are not recomputed per register of the accumulator's
+    # rows; the row moves to them instead.
+    offs_m = tl.arange(0, BM)
+    offs_n = (tl.program_id(0) * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a = tl.load(A + offs_m[:, None] * BK + offs_k[None, :])
+    b = tl.load(B + offs_k[:, None] * BN + offs_n[None, :])
+    acc = tl.dot(a, b)
+    bias = tl.load(Bias + offs_n)
+    acc = acc + bias[None, :]
+    tl.store(C + offs_m[:, None] * BN + tl.arange(0, BN)[None, :], acc)
