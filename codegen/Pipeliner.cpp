@@ -190,6 +190,34 @@ SmallVector<Value> emitIndicesAt(OpBuilder &b, TmaCandidate &c, Value iv, Value 
   return out;
 }
 
+/// The kernel argument (or other value made outside any computation on
+/// pointers) that a pointer or pointer tile offsets from; none when it is
+/// made some other way (loaded from memory, selected between two).
+Value pointerBase(Value p) {
+  for (int depth = 0; depth < 64; ++depth) {
+    if (auto arg = dyn_cast<BlockArgument>(p)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop)
+        return p; // a kernel argument
+      if (arg.getArgNumber() == 0)
+        return Value();
+      p = loop.getInitArgs()[arg.getArgNumber() - 1];
+      continue;
+    }
+    Operation *d = p.getDefiningOp();
+    if (!d)
+      return Value();
+    if (auto a = dyn_cast<tile::AddPtrOp>(d))
+      p = a.getPtr();
+    else if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp, tile::ReshapeOp,
+                 tile::HintOp>(d) && d->getNumOperands() >= 1)
+      p = d->getOperand(0);
+    else
+      return Value();
+  }
+  return Value();
+}
+
 void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
   if (cands.empty())
     return;
@@ -637,9 +665,38 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
   }
   // Prefetching into registers keeps two tiles alive: only for pointers
   // walked through the loop (computed ones are mostly row-wide tiles in
-  // loops of one or two trips, where it costs more than it hides).
-  llvm::erase_if(cands,
-                 [](const Candidate &c) { return c.argIndex < 0 || !c.chains.empty(); });
+  // loops of one or two trips, where it costs more than it hides; small
+  // ones beside tensor-core products hold registers the products need).
+  // None reads memory that a store or atomic in the loop may write (same
+  // base pointer, or a base not known): the next iteration's value would
+  // be read before this iteration's writes.
+  std::vector<Value> written;
+  bool unknownWrite = false;
+  loop.getBody()->walk([&](Operation *op) {
+    Value p;
+    if (auto st = dyn_cast<tile::StoreOp>(op))
+      p = st.getPtr();
+    else if (auto a = dyn_cast<tile::AtomicRMWOp>(op))
+      p = a.getPtr();
+    else if (auto a = dyn_cast<tile::AtomicCASOp>(op))
+      p = a.getPtr();
+    else if (!op->getNumRegions() && !isMemoryEffectFree(op) &&
+             !hasSingleEffect<MemoryEffects::Read>(op) &&
+             !(op->getDialect() && op->getDialect()->getNamespace() == "tgpu"))
+      unknownWrite = true; // (the pipeliner's own ops touch shared memory only)
+    if (!p)
+      return;
+    if (Value b = pointerBase(p))
+      written.push_back(b);
+    else
+      unknownWrite = true;
+  });
+  llvm::erase_if(cands, [&](Candidate &c) {
+    if (c.argIndex < 0 || !c.chains.empty())
+      return true;
+    Value b = pointerBase(c.load.getPtr());
+    return !b || unknownWrite || llvm::is_contained(written, b);
+  });
   prefetchLoads(loop, cands);
 }
 

@@ -217,6 +217,21 @@ def view_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], v)
 
 
+@triton.jit
+def recurrence_kernel(x_ptr, out_ptr, n_rows, B: tl.constexpr):
+    # out[i] = out[i - 1] / 2 + x[i], row by row: each iteration reads the
+    # row the one before stored, through a walked pointer.
+    cols = tl.arange(0, B)
+    tl.store(out_ptr + cols, tl.load(x_ptr + cols))
+    prev_ptrs = out_ptr + cols
+    x_ptrs = x_ptr + B + cols
+    for i in range(1, n_rows):
+        prev = tl.load(prev_ptrs)
+        tl.store(prev_ptrs + B, prev * 0.5 + tl.load(x_ptrs))
+        prev_ptrs += B
+        x_ptrs += B
+
+
 # -- host side ---------------------------------------------------------------
 
 def _c_math(fn, v):
@@ -489,6 +504,23 @@ def _ck_ref(a, p):
     return {"out": np.sqrt(f64(a.x))}
 
 
+def _rec_make(p, rng):
+    return dict(x=rand(rng, p.shape, "fp32"), out=empty(p.shape, "fp32"))
+
+
+def _rec_run(a, p):
+    recurrence_kernel[(1,)](a.x, a.out, p.shape[0], B=p.shape[1])
+
+
+def _rec_ref(a, p):
+    x = f64(a.x)
+    out = np.empty_like(x)
+    out[0] = x[0]
+    for i in range(1, x.shape[0]):
+        out[i] = out[i - 1] * 0.5 + x[i]
+    return {"out": out}
+
+
 def _vw_make(p, rng):
     m, n = p.shape
     return dict(x=rand(rng, m * n, "fp32"), out=empty((m, n), "fp32"))
@@ -555,6 +587,9 @@ MANIFESTS = [
              params=dict(m=[16, 32, 64], r=[8, 16])),
     Manifest("static_and_device_assert", checked_kernel, _ck_make, _ck_run,
              _ck_ref, {"out": None}, params=dict(n=[1, 63, 64, 65, 500])),
+    Manifest("walked_recurrence", recurrence_kernel, _rec_make, _rec_run, _rec_ref,
+             {"out": Out(tol=compare.tol("fp32", 4))},
+             params=dict(shape=[(2, 32), (17, 128), (64, 256), (5, 1024)])),
     Manifest("view_reorder", view_kernel, _vw_make, _vw_run, _vw_ref,
              {"out": Out(unordered=True)},
              params=dict(shape=[(1, 1), (4, 8), (16, 2), (2, 64)])),
