@@ -28,7 +28,7 @@ using namespace mlir;
 using namespace tritium::codegen;
 
 Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
-    : ctx(module.getContext()), mod(module), b(module.getContext()),
+    : ctx(module.getContext()), mod(module), b(module.getContext(), llvm::InstSimplifyFolder(module.getDataLayout())),
       target(target), numWarps(numWarps) {
   populateElementwiseHandlers(handlers_);
   populateShapeHandlers(handlers_);

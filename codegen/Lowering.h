@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/InstSimplifyFolder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/ValueHandle.h"
 
@@ -81,7 +82,8 @@ public:
 
   llvm::LLVMContext &ctx;
   llvm::Module &mod;
-  llvm::IRBuilder<> b;
+  /// Folds what it creates (x + 0, x | 0, ...) as InstSimplify would.
+  llvm::IRBuilder<llvm::InstSimplifyFolder> b;
   TargetInfo &target;
   unsigned numWarps;
   unsigned maxRegisters = 0; // per thread; 0: no limit
