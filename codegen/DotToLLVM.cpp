@@ -542,11 +542,12 @@ std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps,
 }
 
 /// A product on v_mfma_f32_32x32x8{f16,bf16_1k} or, with 16x16 blocks,
-/// v_mfma_f32_16x16x16{f16,bf16_1k} (AMD CDNA, wave64). A is staged [M, K]
-/// and B transposed, [N, K], in shared memory in their own 16-bit type;
-/// each lane then reads its four k values of a block's row (A) and column
-/// (B) as one 8-byte load: lane % B picks the row/column, lane / B the k
-/// group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
+/// v_mfma_f32_16x16x16{f16,bf16_1k} (AMD CDNA, wave64); on gfx950 on
+/// v_mfma_f32_32x32x16_{f16,bf16} and 16x16x32 (twice the k per
+/// instruction). A is staged [M, K] and B transposed, [N, K], in shared
+/// memory in their own 16-bit type; each lane then reads its four (gfx950:
+/// eight) k values of a block's row (A) and column (B) as one 8-byte
+/// (16-byte) load: lane % B picks the row/column, lane / B the k group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
 /// per block; in its transposed form the instruction takes B's fragment as
 /// its first operand and A's as its second (each block then holds C^T).
 /// A in mfmaOperandA's layout is not staged: its fragments are its
@@ -558,7 +559,7 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool bf16 = aT.getElementType().isBF16();
   unsigned wm = shape.wm, wn = shape.wn;
-  int64_t B = shape.block, kStep = B == 32 ? 8 : 16;
+  int64_t B = shape.block;
   unsigned perBlock = unsigned(B * B / 64);
   Lowered a = L.get(op.getA()), bb = L.get(op.getB()), c = L.get(op.getC());
   // The accumulator as the instruction holds it, or each block transposed
@@ -573,6 +574,16 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   // accumulator, converted elementwise: attention's P) is read there.
   bool aInRegs = K % B == 0 && a.layout &&
                  *a.layout == LinearLayout::mfmaOperandA(M, K, wm, wn, unsigned(B));
+  // gfx950 doubles the k of each instruction (v_mfma_f32_32x32x16_{f16,bf16},
+  // 16x16x32): each lane holds eight k values of its row or column, with
+  // the same accumulator. Which k each of a lane's eight slots holds is
+  // free as long as A and B agree: staged operands take eight consecutive
+  // ones (one 16-byte read); A held in registers (four-value fragments of
+  // the narrower instruction) takes two narrow steps' fragments side by
+  // side, and B is read for the same k, 8 bytes at a time.
+  int64_t narrowStep = B == 32 ? 8 : 16;
+  bool wide = L.target.name() == "hip:gfx950" && K % (2 * narrowStep) == 0;
+  int64_t kPerLane = wide ? 8 : 4, kStep = narrowStep * (wide ? 2 : 1);
   unsigned bOffset = aInRegs ? 0 : unsigned(M * K * 2);
   L.reserveShared(unsigned(bOffset + N * K * 2));
   L.barrier();
@@ -590,11 +601,13 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
 
   llvm::Value *lane = L.laneId(), *warp = L.warpId();
   llvm::Value *lb = b.CreateAnd(lane, L.i32(B - 1));
-  llvm::Value *kGroup = b.CreateMul(b.CreateLShr(lane, llvm::Log2_64(B)), L.i32(4));
+  llvm::Value *kGroup = b.CreateLShr(lane, llvm::Log2_64(B)); // the lane's k group
   llvm::Value *wmIdx = b.CreateAnd(warp, L.i32(wm - 1));
   llvm::Value *wnIdx = b.CreateLShr(warp, llvm::Log2_32(wm));
   int64_t MT = M / (B * wm), NT = N / (B * wn);
-  auto *fragTy = llvm::FixedVectorType::get(bf16 ? (llvm::Type *)b.getInt16Ty() : ht, 4);
+  // (The older bf16 instructions take their values as i16.)
+  llvm::Type *pieceElt = bf16 && !wide ? (llvm::Type *)b.getInt16Ty() : ht;
+  auto *pieceTy = llvm::FixedVectorType::get(pieceElt, 4);
   auto *accTy = llvm::FixedVectorType::get(b.getFloatTy(), perBlock);
   // Row (column) of block mt (nt) this lane reads, times K.
   std::vector<llvm::Value *> aRow, bRow;
@@ -613,36 +626,57 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
       v = b.CreateInsertElement(v, c.regs[perBlock * blk + i], uint64_t(i));
     acc[blk] = v;
   }
-  auto id = B == 32 ? (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x8bf16_1k
+  auto id = wide ? (B == 32 ? (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_bf16
+                                     : llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_f16)
+                             : (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_bf16
+                                     : llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_f16))
+          : B == 32 ? (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x8bf16_1k
                             : llvm::Intrinsic::amdgcn_mfma_f32_32x32x8f16)
                     : (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x16bf16_1k
                             : llvm::Intrinsic::amdgcn_mfma_f32_16x16x16f16);
-  auto frag = [&](llvm::Value *rowTimesK, int64_t kt, unsigned offset) {
-    llvm::Value *idx = b.CreateAdd(rowTimesK, b.CreateAdd(kGroup, L.i32(kt * kStep)));
-    return b.CreateAlignedLoad(fragTy, L.sharedPtr(ht, idx, offset), llvm::Align(8));
+  // `count` k values from k = group * count + first on, of the row (column)
+  // at rowTimesK / K, in one load.
+  auto read = [&](llvm::Value *rowTimesK, int64_t first, int64_t count, unsigned offset) {
+    llvm::Value *idx = b.CreateAdd(
+        rowTimesK, b.CreateAdd(b.CreateMul(kGroup, L.i32(count)), L.i32(first)));
+    return b.CreateAlignedLoad(llvm::FixedVectorType::get(pieceElt, unsigned(count)),
+                               L.sharedPtr(ht, idx, offset), llvm::Align(unsigned(count * 2)));
+  };
+  auto concat = [&](llvm::Value *x, llvm::Value *y) {
+    return b.CreateShuffleVector(x, y, llvm::ArrayRef<int>{0, 1, 2, 3, 4, 5, 6, 7});
   };
   // In registers: register r holds (row offset, k) = apply(r, 0, 0); its
-  // fragment is (m repeat, k step), its place there k % 4.
+  // fragment is (m repeat, narrow k step), its place there k % 4.
   std::vector<llvm::Value *> regFrags;
+  int64_t narrowSteps = K / narrowStep;
   if (aInRegs) {
-    int64_t steps = K / kStep;
-    regFrags.assign(MT * steps, llvm::PoisonValue::get(fragTy));
+    regFrags.assign(MT * narrowSteps, llvm::PoisonValue::get(pieceTy));
     for (unsigned r = 0; r < a.layout->numRegs(); ++r) {
       Coord at = a.layout->apply(r, 0, 0);
-      int64_t mt = at[0] / (B * wm), kt = at[1] / kStep, j = at[1] % 4;
+      int64_t mt = at[0] / (B * wm), ks = at[1] / narrowStep, j = at[1] % 4;
       llvm::Value *v = a.regs[r];
-      if (bf16)
+      if (bf16 && !wide)
         v = b.CreateBitCast(v, b.getInt16Ty());
-      llvm::Value *&f = regFrags[mt * steps + kt];
+      llvm::Value *&f = regFrags[mt * narrowSteps + ks];
       f = b.CreateInsertElement(f, v, uint64_t(j));
     }
   }
   for (int64_t kt = 0; kt < K / kStep; ++kt) {
     std::vector<llvm::Value *> af, bf;
-    for (int64_t mt = 0; mt < MT; ++mt)
-      af.push_back(aInRegs ? regFrags[mt * (K / kStep) + kt] : frag(aRow[mt], kt, 0));
+    for (int64_t mt = 0; mt < MT; ++mt) {
+      if (!aInRegs)
+        af.push_back(read(aRow[mt], kt * kStep, kPerLane, 0));
+      else if (!wide)
+        af.push_back(regFrags[mt * narrowSteps + kt]);
+      else
+        af.push_back(concat(regFrags[mt * narrowSteps + 2 * kt],
+                            regFrags[mt * narrowSteps + 2 * kt + 1]));
+    }
     for (llvm::Value *r : bRow)
-      bf.push_back(frag(r, kt, bOffset));
+      bf.push_back(!(wide && aInRegs)
+                       ? read(r, kt * kStep, kPerLane, bOffset)
+                       : concat(read(r, 2 * kt * narrowStep, 4, bOffset),
+                                read(r, (2 * kt + 1) * narrowStep, 4, bOffset)));
     // Register bits: the block's 16, then N repeats, then M repeats.
     for (int64_t mt = 0; mt < MT; ++mt)
       for (int64_t nt = 0; nt < NT; ++nt) {

@@ -83,6 +83,26 @@
 # RUN: tritium compile %s --kernel dot_kernel --signature "*bf16:16,*bf16:16,*fp32:16,64,64,64" --target hip:gfx942 --num-warps 8 --emit amdgcn | FileCheck %s --check-prefix=MFMA16-BF16
 # MFMA16-BF16-COUNT-8: v_mfma_f32_16x16x16_bf16
 # MFMA16-BF16-NOT: v_mfma
+# gfx950 takes twice the k per instruction (v_mfma_f32_32x32x16, 16x16x32):
+# half as many products, each lane reading 16 bytes of its row or column.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,128,64,32" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA950
+# MFMA950: ds_read_b128
+# MFMA950-COUNT-4: v_mfma_f32_32x32x16_f16
+# MFMA950-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*bf16:16,*bf16:16,*fp32:16,64,64,64" --target hip:gfx950 --num-warps 8 --emit amdgcn | FileCheck %s --check-prefix=MFMA950-BF16
+# MFMA950-BF16-COUNT-4: v_mfma_f32_16x16x32_bf16
+# MFMA950-BF16-NOT: v_mfma
+# The second product of attention reads P from registers, where a lane's
+# four-value fragments of two narrow k steps fill the wide instruction's
+# eight slots; V is read from LDS for the same k.
+# RUN: tritium compile %examples/attention.py --kernel _attn_fwd --signature "*fp16:16,*fp16:16,*fp16:16,fp32,*fp16:16,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,64,128,64,True" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=ATTN950
+# ATTN950-NOT: v_mfma_f32_32x32x8
+# ATTN950: v_mfma_f32_32x32x16_f16
+# ATTN950-NOT: v_mfma_f32_32x32x8
+# A K the wider instruction does not divide keeps the narrower one.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,32,32,16" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA950-K16
+# MFMA950-K16: v_mfma_f32_16x16x16_f16
+# MFMA950-K16-NOT: v_mfma
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp32:16,*fp32:16,*fp32:16,64,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,16,16,16" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # NO-MFMA-NOT: v_mfma
