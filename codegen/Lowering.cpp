@@ -28,7 +28,7 @@ using namespace mlir;
 using namespace tritium::codegen;
 
 Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
-    : ctx(module.getContext()), mod(module), b(module.getContext(), llvm::InstSimplifyFolder(module.getDataLayout())),
+    : ctx(module.getContext()), mod(module), b(module.getContext()),
       target(target), numWarps(numWarps) {
   populateElementwiseHandlers(handlers_);
   populateShapeHandlers(handlers_);

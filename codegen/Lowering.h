@@ -26,7 +26,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Analysis/InstSimplifyFolder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/ValueHandle.h"
 
@@ -82,8 +81,7 @@ public:
 
   llvm::LLVMContext &ctx;
   llvm::Module &mod;
-  /// Folds what it creates (x + 0, x | 0, ...) as InstSimplify would.
-  llvm::IRBuilder<llvm::InstSimplifyFolder> b;
+  llvm::IRBuilder<> b;
   TargetInfo &target;
   unsigned numWarps;
   unsigned maxRegisters = 0; // per thread; 0: no limit

@@ -28,7 +28,7 @@
 # RUN: tritium compile %s --kernel mm_bias --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,128,128,64,8" --target cuda:90 --num-warps 4 --num-stages 4 --emit ptx | FileCheck %s --check-prefix=BIAS
 # BIAS-LABEL: .entry mm_bias(
 # BIAS: $L__BB0_2:
-# BIAS: add.s64 %rd{{[0-9]+}}, %rd[[A:[0-9]+]], %rd{{[0-9]+}};
+# BIAS-NEXT: add.s64 %rd{{[0-9]+}}, %rd[[A:[0-9]+]], %rd{{[0-9]+}};
 # BIAS-COUNT-7: add.s64 %rd{{[0-9]+}}, %rd[[A]], %rd{{[0-9]+}};
 # BIAS: cp.async.cg.shared.global
 # BIAS: add.s64 %rd[[A]], %rd[[A]], 128;
