@@ -86,7 +86,7 @@ llvm::Value *cst(llvm::Type *t, int64_t v) {
 /// move their exponent field; subnormal codes are normalized by an exact
 /// uitofp of the mantissa, whose exponent field is then rebased.
 std::pair<llvm::Value *, llvm::Value *>
-decodeToF32Bits(llvm::IRBuilder<> &b, llvm::Value *code, const Fp8Format &f) {
+decodeToF32Bits(llvm::IRBuilderBase &b, llvm::Value *code, const Fp8Format &f) {
   llvm::Type *i32 = b.getInt32Ty();
   llvm::Value *c = b.CreateZExt(code, i32);
   llvm::Value *sign = b.CreateShl(b.CreateAnd(c, 0x80), 24);
@@ -136,7 +136,7 @@ decodeToF32Bits(llvm::IRBuilder<> &b, llvm::Value *code, const Fp8Format &f) {
 /// for subnormal results te = emin and q < 2^mbits is the mantissa; for
 /// normal ones q carries the implicit bit into the exponent field, and a
 /// rounding carry out of the mantissa bumps the exponent as it should.
-llvm::Value *encodeFromBits(llvm::IRBuilder<> &b, llvm::Value *x,
+llvm::Value *encodeFromBits(llvm::IRBuilderBase &b, llvm::Value *x,
                             const IeeeFormat &s, const Fp8Format &f, bool rtz) {
   llvm::Type *t = x->getType();
   unsigned n = s.width;
@@ -221,7 +221,7 @@ llvm::Value *encodeFromBits(llvm::IRBuilder<> &b, llvm::Value *x,
 /// fp32 bits of an fp8 value -> `dst` (exact: every fp8 value fits fp16
 /// and bf16). NaN becomes the quiet NaN the interpreter's conversions give
 /// (0x7e00, 0x7fc0, 0x7ff8...), whatever the target's cvt would produce.
-llvm::Value *fromF32Bits(llvm::IRBuilder<> &b, llvm::Value *bits,
+llvm::Value *fromF32Bits(llvm::IRBuilderBase &b, llvm::Value *bits,
                          llvm::Value *isNaN, mlir::Type dst) {
   if (dst.isF32())
     return b.CreateBitCast(bits, b.getFloatTy());
@@ -245,7 +245,7 @@ llvm::Value *fromF32Bits(llvm::IRBuilder<> &b, llvm::Value *bits,
   return nullptr;
 }
 
-llvm::Value *convert(llvm::IRBuilder<> &b, llvm::Value *x, mlir::Type srcType,
+llvm::Value *convert(llvm::IRBuilderBase &b, llvm::Value *x, mlir::Type srcType,
                      mlir::Type dstType, bool rtz) {
   std::optional<Fp8Format> src = fp8FormatOf(srcType),
                            dst = fp8FormatOf(dstType);

@@ -43,7 +43,7 @@ std::string ocmlName(llvm::StringRef nv, llvm::ArrayRef<llvm::Type *> args,
 }
 
 /// `x` as the integer of its bits.
-llvm::Value *asInt(llvm::IRBuilder<> &b, llvm::Value *x) {
+llvm::Value *asInt(llvm::IRBuilderBase &b, llvm::Value *x) {
   llvm::Type *t = x->getType();
   return t->isIntegerTy()
              ? x
@@ -51,13 +51,13 @@ llvm::Value *asInt(llvm::IRBuilder<> &b, llvm::Value *x) {
 }
 
 /// 1 where `x` is in the classes of `mask`, else 0, as libdevice's i32.
-llvm::Value *fpClass(llvm::IRBuilder<> &b, llvm::Value *x,
+llvm::Value *fpClass(llvm::IRBuilderBase &b, llvm::Value *x,
                      llvm::FPClassTest mask, llvm::Type *rt) {
   return b.CreateZExt(b.createIsFPClass(x, mask), rt);
 }
 
 /// High half of the double-width product of two i32 or i64 values.
-llvm::Value *mulHi(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
+llvm::Value *mulHi(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y,
                    bool isSigned) {
   unsigned bits = x->getType()->getIntegerBitWidth();
   llvm::Type *wide = b.getIntNTy(2 * bits);
@@ -69,7 +69,7 @@ llvm::Value *mulHi(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
 }
 
 /// (x + y + round) >> 1 without overflow: the sum in 64 bits.
-llvm::Value *halfAdd(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
+llvm::Value *halfAdd(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y,
                      bool isSigned, bool round) {
   auto ext = [&](llvm::Value *v) {
     return isSigned ? b.CreateSExt(v, b.getInt64Ty())
@@ -94,7 +94,7 @@ llvm::Value *halfAdd(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y,
 ///   + z, hadd / rhadd = (x + y (+ 1)) >> 1 without overflow, byte_perm(x,
 ///   y, s) = byte n of the result is byte (s >> 4n) & 7 of y:x,
 ///   *_as_* = the same bits, double2hiint / loint = a double's words.
-llvm::Value *integerFunction(llvm::IRBuilder<> &b, llvm::StringRef name,
+llvm::Value *integerFunction(llvm::IRBuilderBase &b, llvm::StringRef name,
                              llvm::ArrayRef<llvm::Value *> a, llvm::Type *rt) {
   auto unary = [&](llvm::Intrinsic::ID id) {
     return b.CreateZExtOrTrunc(b.CreateUnaryIntrinsic(id, a[0]), rt);

@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/IR/ConstantFolder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/ValueHandle.h"
 
@@ -59,6 +60,117 @@ struct Lowered {
   bool isScalar() const { return !layout; }
 };
 
+/// The folder of the lowering's IR builder: constants fold as LLVM's
+/// ConstantFolder does, and an integer op with an identity operand
+/// (x + 0, x - 0, x | 0, x ^ 0, shifts by 0, x * 1, x / 1, x & ~0) is its
+/// other operand. It looks at the operands only, never through them:
+/// values are created while the phis of the loops around them still lack
+/// their back edges, so anything that reasons about a phi's incoming
+/// values (InstSimplify does) would see a loop's first iteration only.
+class IdentityFolder final : public llvm::IRBuilderFolder {
+  llvm::ConstantFolder c_;
+
+  static llvm::Value *identity(llvm::Instruction::BinaryOps op, llvm::Value *l,
+                               llvm::Value *r) {
+    using I = llvm::Instruction;
+    auto *lc = llvm::dyn_cast<llvm::ConstantInt>(l);
+    auto *rc = llvm::dyn_cast<llvm::ConstantInt>(r);
+    switch (op) {
+    case I::Add: case I::Or: case I::Xor:
+      if (rc && rc->isZero()) return l;
+      if (lc && lc->isZero()) return r;
+      return nullptr;
+    case I::Sub: case I::Shl: case I::LShr: case I::AShr:
+      return rc && rc->isZero() ? l : nullptr;
+    case I::Mul:
+      if (rc && rc->isOne()) return l;
+      if (lc && lc->isOne()) return r;
+      return nullptr;
+    case I::UDiv: case I::SDiv:
+      return rc && rc->isOne() ? l : nullptr;
+    case I::And:
+      if (rc && rc->isMinusOne()) return l;
+      if (lc && lc->isMinusOne()) return r;
+      return nullptr;
+    default:
+      return nullptr;
+    }
+  }
+
+public:
+  llvm::Value *FoldBinOp(llvm::Instruction::BinaryOps op, llvm::Value *l,
+                         llvm::Value *r) const override {
+    if (llvm::Value *v = c_.FoldBinOp(op, l, r))
+      return v;
+    return identity(op, l, r);
+  }
+  llvm::Value *FoldExactBinOp(llvm::Instruction::BinaryOps op, llvm::Value *l, llvm::Value *r,
+                              bool exact) const override {
+    if (llvm::Value *v = c_.FoldExactBinOp(op, l, r, exact))
+      return v;
+    return identity(op, l, r);
+  }
+  llvm::Value *FoldNoWrapBinOp(llvm::Instruction::BinaryOps op, llvm::Value *l, llvm::Value *r,
+                               bool nuw, bool nsw) const override {
+    if (llvm::Value *v = c_.FoldNoWrapBinOp(op, l, r, nuw, nsw))
+      return v;
+    return identity(op, l, r);
+  }
+  llvm::Value *FoldBinOpFMF(llvm::Instruction::BinaryOps op, llvm::Value *l, llvm::Value *r,
+                            llvm::FastMathFlags fmf) const override {
+    return c_.FoldBinOpFMF(op, l, r, fmf);
+  }
+  llvm::Value *FoldUnOpFMF(llvm::Instruction::UnaryOps op, llvm::Value *v,
+                           llvm::FastMathFlags fmf) const override {
+    return c_.FoldUnOpFMF(op, v, fmf);
+  }
+  llvm::Value *FoldCmp(llvm::CmpInst::Predicate p, llvm::Value *l,
+                       llvm::Value *r) const override {
+    return c_.FoldCmp(p, l, r);
+  }
+  llvm::Value *FoldGEP(llvm::Type *t, llvm::Value *ptr, llvm::ArrayRef<llvm::Value *> idx,
+                       llvm::GEPNoWrapFlags nw) const override {
+    return c_.FoldGEP(t, ptr, idx, nw);
+  }
+  llvm::Value *FoldSelect(llvm::Value *cond, llvm::Value *t, llvm::Value *f) const override {
+    return c_.FoldSelect(cond, t, f);
+  }
+  llvm::Value *FoldExtractValue(llvm::Value *agg,
+                                llvm::ArrayRef<unsigned> idx) const override {
+    return c_.FoldExtractValue(agg, idx);
+  }
+  llvm::Value *FoldInsertValue(llvm::Value *agg, llvm::Value *v,
+                               llvm::ArrayRef<unsigned> idx) const override {
+    return c_.FoldInsertValue(agg, v, idx);
+  }
+  llvm::Value *FoldExtractElement(llvm::Value *vec, llvm::Value *idx) const override {
+    return c_.FoldExtractElement(vec, idx);
+  }
+  llvm::Value *FoldInsertElement(llvm::Value *vec, llvm::Value *elt,
+                                 llvm::Value *idx) const override {
+    return c_.FoldInsertElement(vec, elt, idx);
+  }
+  llvm::Value *FoldShuffleVector(llvm::Value *a, llvm::Value *b,
+                                 llvm::ArrayRef<int> mask) const override {
+    return c_.FoldShuffleVector(a, b, mask);
+  }
+  llvm::Value *FoldCast(llvm::Instruction::CastOps op, llvm::Value *v,
+                        llvm::Type *t) const override {
+    return c_.FoldCast(op, v, t);
+  }
+  llvm::Value *FoldBinaryIntrinsic(llvm::Intrinsic::ID id, llvm::Value *l, llvm::Value *r,
+                                   llvm::Type *t, llvm::Instruction *fmf) const override {
+    return c_.FoldBinaryIntrinsic(id, l, r, t, fmf);
+  }
+  llvm::Value *CreatePointerCast(llvm::Constant *v, llvm::Type *t) const override {
+    return c_.CreatePointerCast(v, t);
+  }
+  llvm::Value *CreatePointerBitCastOrAddrSpaceCast(llvm::Constant *v,
+                                                   llvm::Type *t) const override {
+    return c_.CreatePointerBitCastOrAddrSpaceCast(v, t);
+  }
+};
+
 class Lowering;
 using OpHandler = std::function<mlir::LogicalResult(Lowering &, mlir::Operation *)>;
 using HandlerTable = llvm::StringMap<OpHandler>;
@@ -81,7 +193,7 @@ public:
 
   llvm::LLVMContext &ctx;
   llvm::Module &mod;
-  llvm::IRBuilder<> b;
+  llvm::IRBuilder<IdentityFolder> b;
   TargetInfo &target;
   unsigned numWarps;
   unsigned maxRegisters = 0; // per thread; 0: no limit

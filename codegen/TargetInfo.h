@@ -34,28 +34,28 @@ public:
   virtual unsigned globalAddrSpace() const = 0;
   virtual unsigned sharedAddrSpace() const = 0;
 
-  virtual llvm::Value *threadIdX(llvm::IRBuilder<> &b) = 0;
-  virtual llvm::Value *programId(llvm::IRBuilder<> &b, unsigned axis) = 0;
-  virtual llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) = 0;
+  virtual llvm::Value *threadIdX(llvm::IRBuilderBase &b) = 0;
+  virtual llvm::Value *programId(llvm::IRBuilderBase &b, unsigned axis) = 0;
+  virtual llvm::Value *numPrograms(llvm::IRBuilderBase &b, unsigned axis) = 0;
   /// A barrier across the program's threads (with shared memory ordering).
-  virtual void barrier(llvm::IRBuilder<> &b) = 0;
+  virtual void barrier(llvm::IRBuilderBase &b) = 0;
   /// A barrier among the first `threads` threads (named barrier `id`).
-  virtual void barrier(llvm::IRBuilder<> &b, unsigned id, unsigned threads) = 0;
+  virtual void barrier(llvm::IRBuilderBase &b, unsigned id, unsigned threads) = 0;
   /// value from the lane `lane ^ mask` (32-bit values).
-  virtual llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
+  virtual llvm::Value *shuffleXor(llvm::IRBuilderBase &b, llvm::Value *v,
                                   unsigned mask) = 0;
   /// `v`, a value equal in every lane of a warp, in a form the assembler
   /// knows to be so (it can then live in the warp's uniform registers).
-  virtual llvm::Value *warpUniform(llvm::IRBuilder<> &, llvm::Value *v) { return v; }
+  virtual llvm::Value *warpUniform(llvm::IRBuilderBase &, llvm::Value *v) { return v; }
   /// Whether warps can store 8x8 matrices of 16-bit elements to shared
   /// memory in one instruction from the tensor-core fragment layout
   /// (stmatrix, sm_90).
   virtual bool hasStmatrix() const { return false; }
   /// printf(format, args...) on the device.
-  virtual void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
+  virtual void printf(llvm::IRBuilderBase &b, llvm::StringRef format,
                       llvm::ArrayRef<llvm::Value *> args) = 0;
   /// Report a failed assertion and stop the kernel.
-  virtual void assertFail(llvm::IRBuilder<> &b, llvm::StringRef message,
+  virtual void assertFail(llvm::IRBuilderBase &b, llvm::StringRef message,
                           llvm::StringRef file, unsigned line,
                           llvm::StringRef function) = 0;
   /// Marks `fn` as a kernel launched with `numThreads` threads, using at

@@ -62,16 +62,16 @@ public:
   unsigned sharedAddrSpace() const override { return 3; }
   bool isNvidia() const override { return false; }
 
-  llvm::Value *threadIdX(llvm::IRBuilder<> &b) override {
+  llvm::Value *threadIdX(llvm::IRBuilderBase &b) override {
     return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_workitem_id_x, {});
   }
-  llvm::Value *programId(llvm::IRBuilder<> &b, unsigned axis) override {
+  llvm::Value *programId(llvm::IRBuilderBase &b, unsigned axis) override {
     static const llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::amdgcn_workgroup_id_x,
                                               llvm::Intrinsic::amdgcn_workgroup_id_y,
                                               llvm::Intrinsic::amdgcn_workgroup_id_z};
     return b.CreateIntrinsic(b.getInt32Ty(), ids[axis], {});
   }
-  llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) override {
+  llvm::Value *numPrograms(llvm::IRBuilderBase &b, unsigned axis) override {
     // Code object v5: hidden_block_count_{x,y,z} are the first three i32
     // of the implicit arguments.
     llvm::Value *args = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_implicitarg_ptr, {});
@@ -81,17 +81,17 @@ public:
                     llvm::MDNode::get(b.getContext(), {}));
     return ld;
   }
-  void barrier(llvm::IRBuilder<> &b) override {
+  void barrier(llvm::IRBuilderBase &b) override {
     auto scope = b.getContext().getOrInsertSyncScopeID("workgroup");
     b.CreateFence(llvm::AtomicOrdering::Release, scope);
     b.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_barrier, {});
     b.CreateFence(llvm::AtomicOrdering::Acquire, scope);
   }
-  void barrier(llvm::IRBuilder<> &b, unsigned, unsigned) override {
+  void barrier(llvm::IRBuilderBase &b, unsigned, unsigned) override {
     // No named barriers before gfx12: the whole workgroup meets.
     barrier(b);
   }
-  llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v, unsigned mask) override {
+  llvm::Value *shuffleXor(llvm::IRBuilderBase &b, llvm::Value *v, unsigned mask) override {
     llvm::Type *t = v->getType();
     llvm::Value *x = t->isIntegerTy(32) ? v : b.CreateBitCast(v, b.getInt32Ty());
     llvm::Value *lane = b.CreateAnd(threadIdX(b), b.getInt32(63));
@@ -100,7 +100,7 @@ public:
         b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_ds_bpermute, {addr, x});
     return t->isIntegerTy(32) ? r : b.CreateBitCast(r, t);
   }
-  llvm::Value *warpUniform(llvm::IRBuilder<> &b, llvm::Value *v) override {
+  llvm::Value *warpUniform(llvm::IRBuilderBase &b, llvm::Value *v) override {
     if (!v->getType()->isIntegerTy(32))
       return v;
     return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::amdgcn_readfirstlane, {v});
@@ -110,7 +110,7 @@ public:
   /// __ockl_printf_begin, the format with its NUL appended, then the
   /// arguments seven at a time as 64-bit words (a double by its bits);
   /// the last piece closes the message, which the host formats.
-  void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
+  void printf(llvm::IRBuilderBase &b, llvm::StringRef format,
               llvm::ArrayRef<llvm::Value *> args) override {
     llvm::Module *m = b.GetInsertBlock()->getModule();
     llvm::Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
@@ -152,7 +152,7 @@ public:
       msg = b.CreateCall(appendArgs, call);
     }
   }
-  void assertFail(llvm::IRBuilder<> &b, llvm::StringRef, llvm::StringRef, unsigned,
+  void assertFail(llvm::IRBuilderBase &b, llvm::StringRef, llvm::StringRef, unsigned,
                   llvm::StringRef) override {
     b.CreateIntrinsic(llvm::Intrinsic::trap, {});
   }

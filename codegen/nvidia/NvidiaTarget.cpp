@@ -48,45 +48,45 @@ public:
   unsigned globalAddrSpace() const override { return 1; }
   unsigned sharedAddrSpace() const override { return 3; }
 
-  llvm::Value *threadIdX(llvm::IRBuilder<> &b) override {
+  llvm::Value *threadIdX(llvm::IRBuilderBase &b) override {
     return b.CreateIntrinsic(b.getInt32Ty(), llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {});
   }
-  llvm::Value *programId(llvm::IRBuilder<> &b, unsigned axis) override {
+  llvm::Value *programId(llvm::IRBuilderBase &b, unsigned axis) override {
     static const llvm::Intrinsic::ID ids[] = {
         llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
         llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
         llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
     return b.CreateIntrinsic(b.getInt32Ty(), ids[axis], {});
   }
-  llvm::Value *numPrograms(llvm::IRBuilder<> &b, unsigned axis) override {
+  llvm::Value *numPrograms(llvm::IRBuilderBase &b, unsigned axis) override {
     static const llvm::Intrinsic::ID ids[] = {
         llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
         llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
         llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
     return b.CreateIntrinsic(b.getInt32Ty(), ids[axis], {});
   }
-  void barrier(llvm::IRBuilder<> &b) override {
+  void barrier(llvm::IRBuilderBase &b) override {
     b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
                       {b.getInt32(0)});
   }
-  void barrier(llvm::IRBuilder<> &b, unsigned id, unsigned threads) override {
+  void barrier(llvm::IRBuilderBase &b, unsigned id, unsigned threads) override {
     b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_cta_sync_aligned_count, {},
                       {b.getInt32(id), b.getInt32(threads)});
   }
-  llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *v,
+  llvm::Value *shuffleXor(llvm::IRBuilderBase &b, llvm::Value *v,
                           unsigned mask) override {
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
                              {b.getInt32(0xffffffffu), v, b.getInt32(mask),
                               b.getInt32(0x1f)});
   }
   bool hasStmatrix() const override { return cc_ >= 90; }
-  llvm::Value *warpUniform(llvm::IRBuilder<> &b, llvm::Value *v) override {
+  llvm::Value *warpUniform(llvm::IRBuilderBase &b, llvm::Value *v) override {
     // ptxas treats lane 0's value, broadcast, as uniform across the warp.
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {},
                              {b.getInt32(0xffffffffu), v, b.getInt32(0),
                               b.getInt32(0x1f)});
   }
-  void printf(llvm::IRBuilder<> &b, llvm::StringRef format,
+  void printf(llvm::IRBuilderBase &b, llvm::StringRef format,
               llvm::ArrayRef<llvm::Value *> args) override {
     llvm::Module *m = b.GetInsertBlock()->getModule();
     auto &ctx = m->getContext();
@@ -109,7 +109,7 @@ public:
                                            {b.getPtrTy(), b.getPtrTy()}, false));
     b.CreateCall(vprintf, {fmt, buf});
   }
-  void assertFail(llvm::IRBuilder<> &b, llvm::StringRef message,
+  void assertFail(llvm::IRBuilderBase &b, llvm::StringRef message,
                   llvm::StringRef file, unsigned line,
                   llvm::StringRef function) override {
     llvm::Module *m = b.GetInsertBlock()->getModule();

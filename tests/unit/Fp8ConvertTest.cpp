@@ -69,7 +69,7 @@ public:
         lowering_(*mod_, *target_, 4) {}
 
   void add(const std::string &name, mlir::Type src, mlir::Type dst, bool rtz) {
-    llvm::IRBuilder<> &b = lowering_.b;
+    llvm::IRBuilderBase &b = lowering_.b;
     llvm::Type *srcTy = lowering_.llvmType(src),
                *dstTy = lowering_.llvmType(dst);
     auto *argTy = b.getIntNTy(srcTy->getPrimitiveSizeInBits());
