@@ -47,8 +47,13 @@ def test_cross_compile_for_amd(arch):
     assert {"ttir", "ttgir", "llir", "amdgcn", "hsaco"} <= set(k.asm)
     assert "ptx" not in k.asm and "cubin" not in k.asm
     assert '.amdgcn_target "amdgcn-amd-amdhsa--%s"' % arch in k.asm["amdgcn"]
-    # Four waves, one 32x32 block each, four k steps of 8.
-    assert k.asm["amdgcn"].count("v_mfma_f32_32x32x8") == 4
+    # Four waves, one 32x32 block each: four k steps of 8, or on gfx950
+    # two of 16.
+    if arch == "gfx950":
+        assert k.asm["amdgcn"].count("v_mfma_f32_32x32x16") == 2
+        assert "v_mfma_f32_32x32x8" not in k.asm["amdgcn"]
+    else:
+        assert k.asm["amdgcn"].count("v_mfma_f32_32x32x8") == 4
     hsaco = k.asm["hsaco"]
     assert isinstance(hsaco, bytes) and hsaco[:4] == b"\x7fELF"
     assert hsaco[7] == 64 and struct.unpack_from("<H", hsaco, 18)[0] == 224
