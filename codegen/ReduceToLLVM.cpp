@@ -53,6 +53,12 @@ llvm::Value *shuffle(Lowering &L, llvm::Value *v, unsigned mask) {
   return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
 }
 
+/// The type a value of type `t` takes in shared memory (i1 as a byte,
+/// pointers as 64-bit integers).
+llvm::Type *stagedType(llvm::IRBuilderBase &b, llvm::Type *t) {
+  return t->isIntegerTy(1) ? b.getInt8Ty() : t->isPointerTy() ? b.getInt64Ty() : t;
+}
+
 LogicalResult reduce(Lowering &L, Operation *o) {
   auto op = cast<tile::ReduceOp>(o);
   auto &b = L.b;
@@ -149,7 +155,7 @@ LogicalResult reduce(Lowering &L, Operation *o) {
       llvm::Value *base = b.CreateMul(R.rank() ? L.linearCoord(R, i) : L.i32(0), L.i32(numW));
       for (unsigned k = 0; k < nOps; ++k) {
         llvm::Type *t = it->second[k]->getType();
-        llvm::Type *mt = t->isIntegerTy(1) ? b.getInt8Ty() : t->isPointerTy() ? b.getInt64Ty() : t;
+        llvm::Type *mt = stagedType(b, t);
         L.storeShared(it->second[k], L.sharedPtr(mt, b.CreateAdd(base, wIdx), offsets[k]));
       }
     }
@@ -164,7 +170,7 @@ LogicalResult reduce(Lowering &L, Operation *o) {
         std::vector<llvm::Value *> x;
         for (unsigned k = 0; k < nOps; ++k) {
           llvm::Type *t = it->second[k]->getType();
-          llvm::Type *mt = t->isIntegerTy(1) ? b.getInt8Ty() : t->isPointerTy() ? b.getInt64Ty() : t;
+          llvm::Type *mt = stagedType(b, t);
           x.push_back(L.loadShared(t, L.sharedPtr(mt, b.CreateAdd(base, L.i32(w)), offsets[k])));
         }
         if (w == 0)
@@ -350,9 +356,6 @@ LogicalResult scan(Lowering &L, Operation *o) {
       offsets.push_back(bytes);
       bytes += unsigned(slots * 8);
     }
-    auto memType = [&](llvm::Type *t) -> llvm::Type * {
-      return t->isIntegerTy(1) ? b.getInt8Ty() : t->isPointerTy() ? b.getInt64Ty() : t;
-    };
     auto slotBase = [&](std::pair<unsigned, unsigned> key) {
       llvm::Value *row = R.rank() ? L.linearCoord(R, sliceReg.at(key.first)) : L.i32(0);
       unsigned chunk = 0, j = 0; // the chunk's index from its high register bits
@@ -366,7 +369,7 @@ LogicalResult scan(Lowering &L, Operation *o) {
     L.barrier();
     for (auto &[key, block] : total)
       for (unsigned k = 0; k < nOps; ++k)
-        L.storeShared(block[k], L.sharedPtr(memType(block[k]->getType()),
+        L.storeShared(block[k], L.sharedPtr(stagedType(b, block[k]->getType()),
                                             b.CreateAdd(slotBase(key), wpos), offsets[k]));
     L.barrier();
     for (auto &[key, block] : total) {
@@ -378,7 +381,7 @@ LogicalResult scan(Lowering &L, Operation *o) {
         Vals x;
         for (unsigned k = 0; k < nOps; ++k)
           x.push_back(L.loadShared(block[k]->getType(),
-                                   L.sharedPtr(memType(block[k]->getType()),
+                                   L.sharedPtr(stagedType(b, block[k]->getType()),
                                                b.CreateAdd(base, L.i32(w)), offsets[k])));
         llvm::Value *earlier = b.CreateICmp(rev ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_ULT,
                                             L.i32(w), wpos);
@@ -427,7 +430,7 @@ LogicalResult gather(Lowering &L, Operation *o) {
   Lowered idx = L.get(op.getIndices());
   unsigned axis = op.getAxis();
   llvm::Type *t = L.llvmType(op.getSrc().getType());
-  llvm::Type *mt = t->isIntegerTy(1) ? b.getInt8Ty() : t->isPointerTy() ? b.getInt64Ty() : t;
+  llvm::Type *mt = stagedType(b, t);
   const LinearLayout &sl = *src.layout;
   L.reserveShared(unsigned(sl.numElements() * L.storeBytes(mt)));
   L.barrier();

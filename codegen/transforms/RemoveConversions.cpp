@@ -157,11 +157,7 @@ bool isCostly(Operation *op) {
 
 /// The elements each thread holds, replicas not counted.
 unsigned distinctRegs(const LinearLayout &l) {
-  unsigned n = 1;
-  for (const Coord &c : l.bases(LinearLayout::Reg))
-    if (llvm::any_of(c, [](int64_t x) { return x != 0; }))
-      n *= 2;
-  return n;
+  return l.numRegs() >> llvm::popcount(l.replicatedMask(LinearLayout::Reg));
 }
 
 bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
