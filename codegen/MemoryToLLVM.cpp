@@ -759,6 +759,8 @@ LogicalResult sharedLoad(Lowering &L, Operation *o) {
     L.set(op.getResult(), Lowered{layout, {}});
     return success();
   }
+  // Into registers in the layout assigned to the result.
+  layout = L.assigned(op.getType());
   llvm::Type *et = L.llvmType(cast<RankedTensorType>(op.getType()).getElementType());
   L.set(op.getResult(), Lowered{layout, readSharedTile(L, tile, *layout, et)});
   return success();

@@ -20,7 +20,10 @@
 // their pointer is computed from the induction variable: they are copied
 // asynchronously (cp.async) into a ring of `num_stages` shared-memory
 // slots, stages-1 iterations ahead, and the products read their operands
-// straight from the slot (see pipelineAsync). Such loads outside loops,
+// straight from the slot (see pipelineAsync). Small tiles of 32- or 64-bit
+// elements whose values reach the products through other ops (an attention
+// backward's row statistics) are copied along with them and read into
+// registers where they are used. Such loads outside loops,
 // read by products inside loops, are copied into shared memory once
 // (stageOutsideLoops); a product outside loops loads its operands into
 // registers (vectorized global loads) and stages them itself. The slots of a kernel
@@ -76,6 +79,7 @@ struct Candidate {
   llvm::SetVector<Operation *> slice; // computes the mask (and pointer)
   const Recurrences *rec = nullptr;   // the loop's recurrences
   ChainUse chains;                    // the chains the slice reads
+  bool toRegisters = false; // its slot is read into registers, not by products
 };
 
 /// A recurrence's value in the iteration being emitted for.
@@ -277,6 +281,75 @@ void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
     return;
 }
 
+/// The bases of the pointers that stores and atomics in `loop` write
+/// through (see pointerBase); `unknown` when one has no known base, or an
+/// op of another kind may write memory.
+std::vector<Value> writtenBases(scf::ForOp loop, bool &unknown) {
+  std::vector<Value> written;
+  unknown = false;
+  loop.getBody()->walk([&](Operation *op) {
+    Value p;
+    if (auto st = dyn_cast<tile::StoreOp>(op))
+      p = st.getPtr();
+    else if (auto a = dyn_cast<tile::AtomicRMWOp>(op))
+      p = a.getPtr();
+    else if (auto a = dyn_cast<tile::AtomicCASOp>(op))
+      p = a.getPtr();
+    else if (!op->getNumRegions() && !isMemoryEffectFree(op) &&
+             !hasSingleEffect<MemoryEffects::Read>(op) &&
+             !(op->getDialect() && op->getDialect()->getNamespace() == "tgpu"))
+      unknown = true; // (the pipeliner's own ops touch shared memory only)
+    if (!p)
+      return;
+    if (Value b = pointerBase(p))
+      written.push_back(b);
+    else
+      unknown = true;
+  });
+  return written;
+}
+
+/// Whether `c`'s load may read what the loop writes (so that reading it
+/// ahead of the iteration it belongs to would miss a store).
+bool mayReadWritten(Candidate &c, ArrayRef<Value> written, bool unknownWrite) {
+  Value b = pointerBase(c.load.getPtr());
+  return !b || unknownWrite || llvm::is_contained(written, b);
+}
+
+/// A small tile of 32- or 64-bit elements whose values reach a product of
+/// the loop through other ops (the row statistics an attention backward
+/// subtracts from its scores): in a loop whose operand tiles are copied
+/// asynchronously it is copied along with them, into a slot of its own,
+/// and read into registers where it is used, so that no register waits for
+/// global memory across the products.
+bool reachesProducts(Candidate &c, Block *body) {
+  auto t = dyn_cast<RankedTensorType>(c.load.getType());
+  if (!t || !t.getElementType().isIntOrFloat())
+    return false;
+  unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+  if ((bits != 32 && bits != 64) || t.getNumElements() * bits / 8 > 4096)
+    return false;
+  if (c.load.getOther() && !isZeroConstant(c.load.getOther()))
+    return false;
+  for (Operation *u : c.load->getUsers())
+    if (u->getBlock() != body)
+      return false;
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  SmallVector<Operation *> work(c.load->getUsers().begin(), c.load->getUsers().end());
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    if (isa<tile::DotOp>(op))
+      return true;
+    for (Value r : op->getResults())
+      for (Operation *u : r.getUsers())
+        if (Operation *a = body->findAncestorOpInBlock(*u))
+          work.push_back(a);
+  }
+  return false;
+}
+
 bool feedsTensorCores(Candidate &c, Block *body, unsigned cc, unsigned numWarps) {
   for (Operation *u : c.load->getUsers())
     if (u->getBlock() != body)
@@ -432,17 +505,27 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
           tgpu::MbarrierWaitOp::create(pb, l, rslot, newArgs[2], pb.getI64IntegerAttr(ring));
         if (!cands.empty())
           tgpu::AsyncWaitOp::create(pb, l, pb.getI64IntegerAttr(stages - 2));
-        auto readSlot = [&](Operation *load, int64_t buffer) {
-          auto x = tgpu::SharedLoadOp::create(pb, load->getLoc(), load->getResult(0).getType(),
-                                              rslot, pb.getI64IntegerAttr(buffer));
+        // Products read their slots in place, from the top of the body;
+        // a slot read into registers is read right before its first user
+        // (this iteration's wait has made it land; the copies of this
+        // iteration fill another slot).
+        auto readSlot = [&](Operation *load, int64_t buffer, bool toRegisters) {
+          OpBuilder rb = pb;
+          if (toRegisters)
+            if (Operation *first = firstUserInBlock(load))
+              rb.setInsertionPoint(first);
+          auto x = tgpu::SharedLoadOp::create(rb, load->getLoc(), load->getResult(0).getType(),
+                                              rslot, rb.getI64IntegerAttr(buffer));
           load->getResult(0).replaceAllUsesWith(x.getResult());
+          if (toRegisters)
+            return;
           reads.push_back(x.getResult());
           lastRead = x;
         };
         for (auto [k, c] : llvm::enumerate(cands))
-          readSlot(c.load, buffers[k]);
+          readSlot(c.load, buffers[k], c.toRegisters);
         for (auto [k, c] : llvm::enumerate(tma))
-          readSlot(c.load, tmaBuffers[k]);
+          readSlot(c.load, tmaBuffers[k], false);
         Value at = iterationAhead(pb, l, niv, loop.getStep(), stages - 1);
         auto bodyAhead = [&](const Recurrence &r) {
           return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, stages - 1);
@@ -522,7 +605,7 @@ scf::ForOp pipelineAsync(scf::ForOp loop, std::vector<Candidate> &cands,
         if (Operation *a = body->findAncestorOpInBlock(*u))
           if (!last || last->isBeforeInBlock(a))
             last = a;
-    if (last && lastIssue->isBeforeInBlock(last)) {
+    if (last && lastRead && lastIssue->isBeforeInBlock(last)) {
       std::vector<Operation *> moved;
       for (Operation *op = lastRead->getNextNode(); op; op = op->getNextNode()) {
         moved.push_back(op);
@@ -624,10 +707,23 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
     descriptorLoadsAsPointers(loop, o.computeCapability, o.numWarps, tma);
   std::vector<Candidate> cands = findCandidates(loop, rec, &leaves);
   if (o.computeCapability >= 80 && stages >= 2) {
-    std::vector<Candidate> async;
+    std::vector<Candidate> async, side;
     int64_t perStage = 0;
-    for (Candidate &c : cands)
+    bool unknownWrite;
+    std::vector<Value> written = writtenBases(loop, unknownWrite);
+    for (Candidate &c : cands) {
       if (feedsTensorCores(c, loop.getBody(), o.computeCapability, o.numWarps)) {
+        async.push_back(c);
+        perStage += slotBytes(c.load);
+      } else if (reachesProducts(c, loop.getBody()) &&
+                 !mayReadWritten(c, written, unknownWrite)) {
+        side.push_back(c);
+        side.back().toRegisters = true;
+      }
+    }
+    // The small tiles ride along with the products' operand tiles.
+    if (!async.empty() || !tma.empty())
+      for (Candidate &c : side) {
         async.push_back(c);
         perStage += slotBytes(c.load);
       }
@@ -670,32 +766,10 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
   // None reads memory that a store or atomic in the loop may write (same
   // base pointer, or a base not known): the next iteration's value would
   // be read before this iteration's writes.
-  std::vector<Value> written;
-  bool unknownWrite = false;
-  loop.getBody()->walk([&](Operation *op) {
-    Value p;
-    if (auto st = dyn_cast<tile::StoreOp>(op))
-      p = st.getPtr();
-    else if (auto a = dyn_cast<tile::AtomicRMWOp>(op))
-      p = a.getPtr();
-    else if (auto a = dyn_cast<tile::AtomicCASOp>(op))
-      p = a.getPtr();
-    else if (!op->getNumRegions() && !isMemoryEffectFree(op) &&
-             !hasSingleEffect<MemoryEffects::Read>(op) &&
-             !(op->getDialect() && op->getDialect()->getNamespace() == "tgpu"))
-      unknownWrite = true; // (the pipeliner's own ops touch shared memory only)
-    if (!p)
-      return;
-    if (Value b = pointerBase(p))
-      written.push_back(b);
-    else
-      unknownWrite = true;
-  });
+  bool unknownWrite;
+  std::vector<Value> written = writtenBases(loop, unknownWrite);
   llvm::erase_if(cands, [&](Candidate &c) {
-    if (c.argIndex < 0 || !c.chains.empty())
-      return true;
-    Value b = pointerBase(c.load.getPtr());
-    return !b || unknownWrite || llvm::is_contained(written, b);
+    return c.argIndex < 0 || !c.chains.empty() || mayReadWritten(c, written, unknownWrite);
   });
   prefetchLoads(loop, cands);
 }

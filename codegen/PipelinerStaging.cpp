@@ -70,7 +70,8 @@ unsigned sharedLimit(unsigned cc) {
 int64_t slotBytes(Operation *load) {
   auto t = cast<RankedTensorType>(load->getResult(0).getType());
   unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
-  return tritium::codegen::SharedLayout::best(t.getShape()[0], t.getShape()[1], eb, 8).bytes();
+  int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
+  return tritium::codegen::SharedLayout::best(rows, cols, eb, 8).bytes();
 }
 
 

@@ -14,7 +14,8 @@
 // be recomputed is converted itself (a row or column moves, not the tile).
 // Loaded and computed data are never recomputed, except that a load read
 // only by the converted value is issued in the target layout instead (a
-// vector broadcast along a tile, as a bias row is). Values carried through
+// vector broadcast along a tile, as a bias row is), and so is a read of a
+// pipelined slot into registers. Values carried through
 // scf.if and scf.for (a flattened loop's per-tile offsets) take the layout
 // every reader converts them to, where their sources can be had in it for
 // free (recomputed, or made before the loops): the conversion then runs
@@ -204,6 +205,13 @@ bool Remover::canRemat(Value v, const LinearLayout &to, int depth) {
       if (isa<RankedTensorType>(x.getType()) && !canRemat(x, to, depth + 1))
         return false;
     return true;
+  }
+  if (isa<tgpu::SharedLoadOp>(d)) {
+    // A slot read into registers (one the pipeliner filled for a loop's
+    // iteration) is read in `to` instead, in the same iteration: each
+    // thread reads the elements it needs from shared memory once.
+    Operation *at = point_ ? d->getBlock()->findAncestorOpInBlock(*point_) : nullptr;
+    return v.hasOneUse() && at && !at->isBeforeInBlock(d);
   }
   if (!isElementwise(d))
     return false;
@@ -471,10 +479,13 @@ void Remover::eraseDead(Operation *func) {
     erased = false;
     std::vector<Operation *> dead;
     func->walk([&](Operation *op) {
-      // (A load issued again in another layout leaves its first copy unread.)
+      // (A load or a slot's read issued again in another layout leaves its
+      // first copy unread.)
       auto ld = dyn_cast<tile::LoadOp>(op);
       if (op->use_empty() && op->getNumResults() &&
-          (isMemoryEffectFree(op) || (ld && !ld.getIsVolatile())) && op->getNumRegions() == 0)
+          (isMemoryEffectFree(op) || (ld && !ld.getIsVolatile()) ||
+           isa<tgpu::SharedLoadOp>(op)) &&
+          op->getNumRegions() == 0)
         dead.push_back(op);
     });
     for (Operation *op : dead)

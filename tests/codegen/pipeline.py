@@ -200,3 +200,42 @@
 # CHECK-ATTN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 # CHECK-ATTN-NOT: ld.global.b16
 # CHECK-ATTN-NOT: fence.proxy.async
+
+# Vectors whose values reach the products through other ops (an attention
+# backward's row statistics, subtracted from the scores) are copied with the
+# operand tiles, into slots of their own, and read into registers right
+# where they are used, in the layout their users hold them in (no round trip
+# through the staging area, no global load left in the loop).
+# RUN: tritium compile %S/../../conformance/kernels/attention_bwd.py --kernel attn_bwd_dkdv_kernel --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp16:16,*fp16:16,i32,i32:16,i32:16,64,32,128,False" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-SIDE
+# CHECK-SIDE: tgpu.async_copy {{.*}} {buffer = 4 : i64, numSlots = 3 : i64} : tensor<32x!tile.ptr<f32>
+# CHECK-SIDE: tgpu.async_copy {{.*}} {buffer = 5 : i64, numSlots = 3 : i64} : tensor<32x!tile.ptr<f32>
+# CHECK-SIDE: scf.for {{.*}} iter_args({{.*}}, %[[R:.*]] = %c0_i32{{.*}}, %[[W:.*]] = %c2_i32{{.*}})
+# CHECK-SIDE-NOT: tile.load
+# CHECK-SIDE: %[[S:.*]] = tgpu.wgmma_wait
+# CHECK-SIDE-NEXT: %[[LSE:.*]] = tgpu.shared_load slot %[[R]] {buffer = 4 : i64} : tensor<32xf32, #[[SL:.*]]>
+# CHECK-SIDE-NEXT: %[[E:.*]] = tile.expand_dims %[[LSE]] {axis = 0 : i32} : tensor<32xf32, #[[SL]]>
+# CHECK-SIDE-NEXT: %[[B:.*]] = tile.broadcast %[[E]] {{.*}} -> tensor<128x32xf32, #mma>
+# CHECK-SIDE-NEXT: arith.subf %[[S]], %[[B]]
+# CHECK-SIDE-NOT: tile.load
+# CHECK-SIDE: tgpu.shared_load slot %[[R]] {buffer = 5 : i64} : tensor<32xf32, #[[SL]]>
+# CHECK-SIDE-NOT: tile.load
+# CHECK-SIDE-NOT: convert_layout
+# CHECK-SIDE: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 4
+# CHECK-SIDE-NEXT: tgpu.async_copy {{.*}} slot %[[W]] {buffer = 5
+# CHECK-SIDE-NEXT: tgpu.async_commit
+# CHECK-SIDE: scf.yield
+#
+# In PTX: 4-byte copies for the vectors, read back two elements a load.
+# RUN: tritium compile %S/../../conformance/kernels/attention_bwd.py --kernel attn_bwd_dkdv_kernel --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp16:16,*fp16:16,i32,i32:16,i32:16,64,32,128,True" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-SIDEPTX
+# CHECK-SIDEPTX: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4, {{.*}};
+# CHECK-SIDEPTX-NOT: ld.global
+# CHECK-SIDEPTX: wgmma.wait_group
+# CHECK-SIDEPTX: ld.shared.v2.b32
+# CHECK-SIDEPTX: ex2.approx
+#
+# Where a store in the loop may write what the vector reads, it stays a
+# load in the loop.
+# RUN: tritium compile %S/../Inputs/codegen/side_loads.py --kernel aliased --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-SIDEALIAS
+# CHECK-SIDEALIAS: scf.for
+# CHECK-SIDEALIAS: tile.load {{.*}} : tensor<32x!tile.ptr<f32>
+# CHECK-SIDEALIAS: tile.store
