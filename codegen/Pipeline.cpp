@@ -146,18 +146,63 @@ tritium::codegen::lowerForCuda(mlir::ModuleOp module, const std::string &kernel,
   // what the conversions and products stage; a kernel that ends up over
   // the target's shared memory is compiled again with the excess held back
   // from the slots (fewer stages), as often as that helps.
-  int64_t holdBack = 0;
-  for (int tries = 0;; ++tries) {
-    int64_t overshoot = 0;
-    LoweredCudaPtr lowered;
-    bool ok = lowerAttempt(module, kernel, options, out, error, holdBack,
-                           tries < 4 ? &overshoot : nullptr, &lowered);
-    if (ok)
-      return lowered;
-    if (overshoot <= 0)
-      return nullptr;
-    holdBack += (overshoot + 4095) / 4096 * 4096;
+  auto attempt = [&](const CudaCompileOptions &o) -> LoweredCudaPtr {
+    int64_t holdBack = 0;
+    for (int tries = 0;; ++tries) {
+      int64_t overshoot = 0;
+      LoweredCudaPtr lowered;
+      bool ok = lowerAttempt(module, kernel, o, out, error, holdBack,
+                             tries < 4 ? &overshoot : nullptr, &lowered);
+      if (ok)
+        return lowered;
+      if (overshoot <= 0)
+        return nullptr;
+      holdBack += (overshoot + 4095) / 4096 * 4096;
+    }
+  };
+  // Warp specialization on sm_90 follows Triton's: a loop marked
+  // warp_specialize in a 4-warp program is split into a producer warpgroup
+  // and two consumer warpgroups sharing the rows of its products' tiles (8
+  // consumer warps: products of at least 128 rows; with fewer, one
+  // consumer warpgroup); in programs of other warp counts the mark is
+  // ignored.
+  auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  if (!func || !options.amdArch.empty() || options.computeCapability < 90 ||
+      !options.warpSpecialize)
+    return attempt(options);
+  bool marked = false, wideProducts = true;
+  func.walk([&](mlir::scf::ForOp f) {
+    if (!f->hasAttr("tile.warp_specialize"))
+      return;
+    marked = true;
+    f.walk([&](mlir::tile::DotOp d) {
+      auto t = mlir::cast<mlir::RankedTensorType>(d.getType());
+      wideProducts &= t.getRank() == 2 && t.getShape()[0] % 128 == 0;
+    });
+  });
+  if (!marked)
+    return attempt(options);
+  unsigned numWarps = options.numWarps;
+  if (!numWarps) {
+    numWarps = 4;
+    if (auto a = func->getAttrOfType<mlir::IntegerAttr>("tile.num_warps"))
+      numWarps = a.getInt();
   }
+  CudaCompileOptions o = options;
+  if (numWarps != 4) {
+    o.warpSpecialize = false;
+    return attempt(o);
+  }
+  if (!wideProducts)
+    return attempt(options);
+  o.numWarps = 8;
+  LoweredCudaPtr lowered = attempt(o);
+  if (lowered && out.numWarps > o.numWarps) // split: a producer joined
+    return lowered;
+  // Not split after all (or not compilable so): the program as asked for.
+  o.numWarps = numWarps;
+  o.warpSpecialize = false;
+  return attempt(o);
 }
 
 bool tritium::codegen::compileForCuda(mlir::ModuleOp module,
@@ -239,6 +284,8 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
   mlir::OwningOpRef<mlir::ModuleOp> owned = module.clone();
   module = *owned;
   func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
+  if (!options.warpSpecialize)
+    module.walk([](mlir::scf::ForOp f) { f->removeAttr("tile.warp_specialize"); });
   {
     // Diagnostics of the rewrite become the compile error.
     std::string diag;

@@ -34,6 +34,9 @@ struct CudaCompileOptions {
   /// A multiply and an add may become one fused multiply-add (Triton's
   /// enable_fp_fusion, on by default); off, every product and sum rounds.
   bool fpFusion = true;
+  /// Loops marked warp_specialize are split into producer and consumer
+  /// warps (sm_90; see lowerForCuda for when); off, the mark is ignored.
+  bool warpSpecialize = true;
   /// An AMD target ("gfx90a", "gfx942", "gfx950"): when set, the kernel is
   /// compiled for it through the same passes, taking their paths for GPUs
   /// without NVIDIA's features (computeCapability is not used), to AMDGCN

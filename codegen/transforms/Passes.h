@@ -80,6 +80,9 @@ unsigned warpSpecializeLoops(mlir::Operation *func, const LayoutOptions &options
 /// so that a loop's accumulating product stays in flight across one
 /// iteration and every other reader sees final values.
 void formWgmmaGroups(mlir::Operation *func, const LayoutOptions &options);
+/// Whether formWgmmaGroups leaves product `dot` in flight across an
+/// iteration of its loop (the accumulating product of a pipelined loop).
+bool wgmmaLeftInFlight(mlir::Operation *dot, const LayoutOptions &options);
 
 /// Operand staging (StageOperands.cpp): each operand of a tgpu.wgmma that
 /// the instruction cannot read where it lies is written into the staging

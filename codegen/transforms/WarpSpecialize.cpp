@@ -4,14 +4,16 @@
 // operands the pipeliner copies with TMA is split between two kinds of warps
 // (sm_90):
 //
-//   - the consumers, the program's num_warps warps: the loop as pipelined,
-//     less its copies. Each iteration waits for its slot's copies (the ring
-//     of "full" mbarriers the copies complete), computes, and then, where
-//     the copies were, each warp arrives on the slot they would have filled
-//     (a ring of "empty" mbarriers, one arrival per consumer warp): the
-//     product that read that slot, an iteration ago, has completed (a wgmma
-//     product leaves one group in flight). The code after the loop runs on
-//     the consumers only.
+//   - the consumers, the warps the layouts place (lowerForCuda says how
+//     many): the loop as pipelined, less its copies. Each iteration waits
+//     for its slot's copies (the ring of "full" mbarriers the copies
+//     complete), computes, and then each warp arrives on a slot of a ring
+//     of "empty" mbarriers (one arrival per consumer warp): at its end on
+//     the slot it read, when every product waits for its group within the
+//     iteration; else, where the copies were, on the slot they would have
+//     filled (the product that read that slot, an iteration ago, has
+//     completed: a wgmma product leaves one group in flight). The code
+//     after the loop runs on the consumers only.
 //   - a producer warpgroup, launched after them: one thread runs a copy of
 //     the loop holding only what the copies need (their indices, predicates
 //     and slot, all scalar, and the loop-carried values those read), and
@@ -82,12 +84,13 @@ struct Split {
   scf::ForOp loop;
   SmallVector<tgpu::TmaCopyOp> copies;
   BlockArgument slot;                 // the copies' slot: an iter_arg
+  Value readSlot; // the slot the iteration reads, when it releases that one
   llvm::SetVector<Operation *> slice; // top-level body ops the copies need
   llvm::SmallSetVector<unsigned, 8> carried; // iter_arg numbers they read
 };
 
 /// The loop's copies and what they need, or nothing when it cannot split.
-std::optional<Split> analyse(scf::ForOp loop) {
+std::optional<Split> analyse(scf::ForOp loop, const LayoutOptions &options) {
   Split s;
   s.loop = loop;
   Block *body = loop.getBody();
@@ -106,6 +109,26 @@ std::optional<Split> analyse(scf::ForOp loop) {
         c.getNumSlots() != s.copies[0].getNumSlots())
       return std::nullopt;
   s.slot = slot;
+  // Where no product is left in flight across iterations (each waits for
+  // its group before the iteration ends), an iteration releases the slot it
+  // read at its end; the producer then refills it for the iteration
+  // `stages` on, so that stages-1 iterations' copies are in flight while
+  // one computes. A product left in flight still reads its slot in the
+  // next iteration, which releases that slot instead (the one it would
+  // have filled): one iteration's copies fewer in flight.
+  {
+    bool inFlight = false;
+    loop.getBody()->walk([&](tile::DotOp d) { inFlight |= wgmmaLeftInFlight(d, options); });
+    tgpu::MbarrierWaitOp full;
+    for (Operation &op : body->without_terminator())
+      if (auto w = dyn_cast<tgpu::MbarrierWaitOp>(op);
+          w && w.getBarrier() == s.copies[0].getBarrier()) {
+        full = w;
+        break;
+      }
+    if (!inFlight && full && full.getSlot().getParentBlock() == body)
+      s.readSlot = full.getSlot();
+  }
 
   // Backward slice within the body, through loop-carried values.
   SmallVector<Value> work;
@@ -200,9 +223,20 @@ void rewrite(Split &s, const LayoutOptions &options, int64_t emptyRing) {
         continue;
       }
       if (auto c = dyn_cast<tgpu::TmaCopyOp>(op)) {
-        if (c == s.copies.front())
-          tgpu::MbarrierWaitOp::create(lb, loc, map.lookup(s.slot), phase,
+        if (c == s.copies.front()) {
+          Value parity = phase;
+          if (s.readSlot) {
+            // The last slot, empty before the first round, waits for the
+            // phase before the barrier's first (complete from the start).
+            Value w = map.lookup(s.slot);
+            Value last = arith::ConstantIntOp::create(lb, loc, slots - 1, 32);
+            Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq, w, last);
+            parity = arith::XOrIOp::create(lb, loc, phase,
+                                           arith::ExtUIOp::create(lb, loc, lb.getI32Type(), first));
+          }
+          tgpu::MbarrierWaitOp::create(lb, loc, map.lookup(s.slot), parity,
                                        lb.getI64IntegerAttr(emptyRing));
+        }
         lb.clone(op, map);
       }
     }
@@ -224,7 +258,12 @@ void rewrite(Split &s, const LayoutOptions &options, int64_t emptyRing) {
   // The consumers: the loop less its copies, then the rest of the block.
   {
     OpBuilder cb(s.copies.front());
-    tgpu::MbarrierArriveOp::create(cb, loc, s.slot, cb.getI64IntegerAttr(emptyRing));
+    if (s.readSlot) {
+      cb.setInsertionPoint(loop.getBody()->getTerminator());
+      tgpu::MbarrierArriveOp::create(cb, loc, s.readSlot, cb.getI64IntegerAttr(emptyRing));
+    } else {
+      tgpu::MbarrierArriveOp::create(cb, loc, s.slot, cb.getI64IntegerAttr(emptyRing));
+    }
     for (auto c : s.copies)
       c->erase();
     // What only the copies read goes.
@@ -266,7 +305,7 @@ unsigned warpSpecializeLoops(Operation *func, const LayoutOptions &options) {
     // One split per kernel: the producer warps end with their region.
     if (any)
       break;
-    std::optional<Split> s = analyse(loop);
+    std::optional<Split> s = analyse(loop, options);
     if (!s)
       continue;
     rewrite(*s, options, ring++);

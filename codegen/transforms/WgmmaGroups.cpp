@@ -157,6 +157,13 @@ SmallVector<Value> waitInBranches(scf::IfOp ifOp, ArrayRef<Value> inFlight) {
 
 } // namespace
 
+bool wgmmaLeftInFlight(Operation *op, const LayoutOptions &o) {
+  auto dot = dyn_cast<tile::DotOp>(op);
+  return dot && dotUsesWgmma(dot, o.computeCapability, o.numWarps) &&
+         accumulatesAcrossIterations(dot) &&
+         wgmmaReadsOperandsInPlace(dot.getA(), dot.getB(), o.numWarps);
+}
+
 void formWgmmaGroups(Operation *func, const LayoutOptions &o) {
   SmallVector<tile::DotOp> dots;
   func->walk([&](tile::DotOp d) {
