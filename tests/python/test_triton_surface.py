@@ -233,3 +233,40 @@ def test_stores_through_tl_const_pointers_are_refused(mode):
                 3: "Cannot store to a constant pointer"}[mode]
     assert info.value.error_message.startswith(expected)
     assert "test_triton_surface.py:" in str(info.value)
+
+
+def test_vendor_blas_of_the_tutorials():
+    """triton._C.libtriton's cuBLAS / hipBLASLt handles (09-persistent-matmul
+    times its kernels against them): C = A @ B^T, D = alpha A B^T + beta C,
+    and Triton's checks on the arguments."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    from triton._C.libtriton import amd, nvidia
+    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    blas = nvidia.cublas.CublasLt(torch.empty(1 << 20, dtype=torch.uint8, device=dev))
+    assert isinstance(amd.hipblas.HipblasLt(torch.empty(16, device=dev)), object)
+    torch.manual_seed(0)
+    a = torch.randn(64, 32, device=dev)
+    b = torch.randn(48, 32, device=dev)
+    c = torch.empty(64, 48, device=dev)
+    blas.matmul(a, b, c)
+    torch.testing.assert_close(c, a @ b.T, rtol=2e-3, atol=2e-3)
+    if dev == "cuda":
+        a16, b16 = a.half(), b.half()
+        c16 = torch.zeros(64, 48, device=dev, dtype=torch.float16)
+        d16 = torch.empty_like(c16)
+        blas.gemm(a16, b16, c16 + 1, d16, 2.0, 0.5)
+        torch.testing.assert_close(d16.float(), 2 * (a16.float() @ b16.float().T) + 0.5,
+                                   rtol=1e-2, atol=1e-2)
+        if torch.cuda.get_device_capability()[0] >= 9:
+            a8, b8 = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
+            c8 = torch.empty(64, 48, device=dev, dtype=torch.float8_e4m3fn)
+            blas.matmul(a8, b8, c8)
+            # (within one e4m3 step: the product rounds through fp16 first)
+            ref = (a8.float() @ b8.float().T).to(torch.float8_e4m3fn).float()
+            torch.testing.assert_close(c8.float(), ref, rtol=0.13, atol=0.02)
+    with pytest.raises(RuntimeError, match="B needs to be transposed"):
+        blas.matmul(a, b.T.contiguous(), c)
+    with pytest.raises(RuntimeError, match="Data types do not match"):
+        blas.matmul(a, b.double(), c)
+    with pytest.raises(TypeError, match="workspace"):
+        nvidia.cublas.CublasLt(1024)
