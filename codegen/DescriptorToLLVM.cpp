@@ -3,7 +3,8 @@
 // Tensor descriptors as plain global memory traffic (blocks that feed
 // products on sm_90 are copied by TMA instead: the pipeliner makes them
 // tgpu.tma_copy ops, and a descriptor they read also gets a tensor map,
-// nvidia/TmaToLLVM.cpp). A descriptor is one LLVM struct value
+// nvidia/TmaToLLVM.cpp; so do block stores on sm_90 where the block has a
+// swizzled shared layout). A descriptor is one LLVM struct value
 // {base, shape (i32) x rank, strides (i64) x rank, NaN padding (i1)} (see
 // Lowering::llvmType); block accesses are plain global memory traffic in
 // the default layout of the block.
@@ -26,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
+#include "codegen/Pipeline.h"
 
 #include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
@@ -505,6 +507,9 @@ LogicalResult descLoad(Lowering &L, Operation *o) {
 
 LogicalResult descStore(Lowering &L, Operation *o) {
   auto op = cast<tile::DescriptorStoreOp>(o);
+  if (L.tensorMaps.count(op.getDesc()) &&
+      descriptorStoreUsesTma(op, parseCudaTarget(L.target.name())))
+    return emitTmaStore(L, op);
   LayoutRef layout = L.defaultLayout(op.getSrc().getType());
   emitStore(L, op.getDesc(), op.getSrc(), layout,
             blockCoords(L, *layout, scalars(L, op.getIndices())));

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
+#include "codegen/Pipeline.h"
 
 #include "codegen/dialect/GpuDialect.h"
 #include "ir/Names.h"
@@ -398,6 +399,14 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     if (!tensorMapIndex.count(copy.getDesc())) {
       unsigned index = tensorMapIndex.size();
       tensorMapIndex[copy.getDesc()] = index;
+    }
+  });
+  // So do descriptors whose block stores TMA makes.
+  unsigned cc = target.isNvidia() ? parseCudaTarget(target.name()) : 0;
+  func.walk([&](mlir::tile::DescriptorStoreOp st) {
+    if (descriptorStoreUsesTma(st, cc) && !tensorMapIndex.count(st.getDesc())) {
+      unsigned index = tensorMapIndex.size();
+      tensorMapIndex[st.getDesc()] = index;
     }
   });
   globalScratchBytes = 128 * tensorMapIndex.size();

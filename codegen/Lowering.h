@@ -38,6 +38,7 @@ namespace mlir {
 namespace tile {
 class DotOp;
 class MakeTensorDescOp;
+class DescriptorStoreOp;
 } // namespace tile
 namespace tgpu {
 class AsyncCopyOp;
@@ -536,6 +537,13 @@ std::optional<std::pair<LinearLayout, bool>> sortLayout(const LinearLayout &src,
 /// Makes the tensor map of `op` (a descriptor in tensorMapIndex) in global
 /// scratch memory (nvidia/TmaToLLVM.cpp).
 mlir::LogicalResult emitTensorMap(Lowering &L, mlir::tile::MakeTensorDescOp op);
+/// Whether `store` (a tile.descriptor_store) goes through TMA on compute
+/// capability `cc`: sm_90, a 2-D block of a descriptor this kernel makes
+/// whose block has a swizzled shared layout (nvidia/TmaToLLVM.cpp).
+bool descriptorStoreUsesTma(mlir::Operation *store, unsigned cc);
+/// Lowers such a store: the block into shared memory, then one thread's
+/// bulk tensor copies to global memory (nvidia/TmaToLLVM.cpp).
+mlir::LogicalResult emitTmaStore(Lowering &L, mlir::tile::DescriptorStoreOp op);
 
 /// Per-register helpers for elementwise handlers.
 llvm::Value *emitScalarElementwise(Lowering &L, mlir::Operation *op,

@@ -18,6 +18,12 @@
 // Readers wait on the mbarrier's phase parity (mbarrier.try_wait.parity
 // in a loop).
 //
+// Block stores through such descriptors (sm_90) go the other way: every
+// thread writes its part of the block into the staging area in the map's
+// swizzled layout, and thread 0 copies it out with cp.async.bulk.tensor
+// (elements outside the tensor are not written), waiting until the copies
+// have read the area before anyone writes it again.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
@@ -169,6 +175,61 @@ LogicalResult mbarrierWait(Lowering &L, Operation *o) {
 }
 
 } // namespace
+
+bool tritium::codegen::descriptorStoreUsesTma(Operation *o, unsigned cc) {
+  auto op = dyn_cast<tile::DescriptorStoreOp>(o);
+  if (!op || cc < 90 || !op.getDesc().getDefiningOp<tile::MakeTensorDescOp>())
+    return false;
+  auto block = cast<tile::TensorDescType>(op.getDesc().getType()).getBlockType();
+  Type et = block.getElementType();
+  if (block.getRank() != 2 || !et.isIntOrFloat() || et.getIntOrFloatBitWidth() < 8)
+    return false;
+  unsigned eb = et.getIntOrFloatBitWidth() / 8;
+  int64_t cols = block.getShape().back();
+  return SharedLayout::best(block.getNumElements() / cols, cols, eb, 8).isSwizzled();
+}
+
+LogicalResult tritium::codegen::emitTmaStore(Lowering &L, tile::DescriptorStoreOp op) {
+  auto &b = L.b;
+  auto it = L.tensorMaps.find(op.getDesc());
+  if (it == L.tensorMaps.end())
+    return L.fail(op, "TMA store through a descriptor without a tensor map");
+  auto block = cast<tile::TensorDescType>(op.getDesc().getType()).getBlockType();
+  SharedLayout sl = blockLayout(block, L);
+  llvm::Type *et = L.llvmType(block.getElementType());
+  // The block into the staging area, in the tensor map's swizzled layout;
+  // each thread orders its writes before the async proxy's reads, then all
+  // meet.
+  L.barrierBeforeStaging();
+  L.reserveShared(unsigned(sl.bytes()));
+  unsigned start = L.scratchStart();
+  L.storeToSharedLayout(L.get(op.getSrc()), et, sl, L.i32(start));
+  emitAsm(L, "fence.proxy.async.shared::cta;", "", {});
+  L.barrier();
+  // One thread copies it out, a box per column block (and per 256 rows);
+  // elements outside the tensor are not written. It waits until the copies
+  // have read the area, and the others wait for it, before the area is
+  // written again.
+  llvm::Value *row0 = L.scalar(op.getIndices()[0]);
+  llvm::Value *col0 = L.scalar(op.getIndices()[1]);
+  L.guarded(b.CreateICmpEQ(L.threadId(), L.i32(0)), [&] {
+    int64_t boxRows = std::min<int64_t>(sl.rows, 256);
+    for (int64_t cb = 0; cb < sl.cols / sl.blockCols(); ++cb)
+      for (int64_t r = 0; r < sl.rows; r += boxRows) {
+        llvm::Value *src =
+            sharedAddr(L, L.i32(unsigned(start + cb * sl.blockBytes() + r * sl.swizzleBytes)));
+        emitAsm(L,
+                "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];",
+                "l,r,r,l",
+                {it->second, b.CreateAdd(col0, L.i32(cb * sl.blockCols())),
+                 b.CreateAdd(row0, L.i32(r)), src});
+      }
+    emitAsm(L, "cp.async.bulk.commit_group;", "", {});
+    emitAsm(L, "cp.async.bulk.wait_group.read 0;", "", {});
+  }, "tma.store");
+  L.barrier();
+  return success();
+}
 
 LogicalResult tritium::codegen::emitTensorMap(Lowering &L, tile::MakeTensorDescOp op) {
   auto &b = L.b;

@@ -686,6 +686,12 @@ LogicalResult Assigner::op(Operation *op) {
     need(d.getCMutable(), get(d));
     return success();
   }
+  if (descriptorStoreUsesTma(op, o.computeCapability)) {
+    // Written into shared memory for TMA from wherever it is.
+    OpOperand &src = cast<tile::DescriptorStoreOp>(op).getSrcMutable();
+    need(src, get(src.get()));
+    return success();
+  }
   if (isa<tile::DescriptorStoreOp, tile::DescriptorScatterOp, tile::DescriptorReduceOp>(op)) {
     // The block's value is written from the default layout.
     OpOperand &src = isa<tile::DescriptorStoreOp>(op)

@@ -1,7 +1,8 @@
 # Tensor descriptors on the GPU without TMA: predicated global accesses per
 # element (or per run of consecutive elements when a runtime check passes),
 # padding for out-of-bounds lanes, atomic reductions, row gathers and
-# scatters.
+# scatters. On sm_90 block stores whose block has a swizzled shared layout
+# go through TMA instead.
 import triton
 import triton.language as tl
 
@@ -9,13 +10,39 @@ import triton.language as tl
 # A block load at negative and partial offsets with NaN padding (f16 NaN is
 # 0x7e00 = 32256), and a store: runs of four halves move as one 64-bit
 # access when in bounds and aligned, element by element otherwise.
-# RUN: tritium compile %s --kernel desc_copy --signature "*fp16:16,*fp16:16,i32,i32,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-COPY
+# RUN: tritium compile %s --kernel desc_copy --signature "*fp16:16,*fp16:16,i32,i32,i32" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=CHECK-COPY
 # CHECK-COPY-LABEL: .entry desc_copy(
 # CHECK-COPY: @%p{{[0-9]+}} ld.global.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}];
 # CHECK-COPY: @%p{{[0-9]+}} ld.global.b16 %rs{{[0-9]+}}, [%rd{{[0-9]+}}];
 # CHECK-COPY: selp.b16 {{.*}}, 32256, %p{{[0-9]+}};
 # CHECK-COPY: @%p{{[0-9]+}} st.global.b64 [%rd{{[0-9]+}}], %rd{{[0-9]+}};
 # CHECK-COPY: @%p{{[0-9]+}} st.global.b16 [%rd{{[0-9]+}}], %rs{{[0-9]+}};
+#
+# On sm_90 the store writes the block into shared memory in the 64-byte
+# swizzle of its tensor map (made in the kernel, with the alignment check),
+# fences it for the async proxy, and one thread copies it out (TMA leaves
+# out the elements outside the tensor, the negative columns included) and
+# waits until the copy has read it; no global store is left.
+# RUN: tritium compile %s --kernel desc_copy --signature "*fp16:16,*fp16:16,i32,i32,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-TMASTORE
+# CHECK-TMASTORE-LABEL: .entry desc_copy(
+# CHECK-TMASTORE: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{.*}}], 2;
+# CHECK-TMASTORE-NOT: st.global
+# CHECK-TMASTORE: st.shared
+# CHECK-TMASTORE: fence.proxy.async.shared::cta;
+# CHECK-TMASTORE: bar.sync
+# CHECK-TMASTORE: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
+# CHECK-TMASTORE: cp.async.bulk.commit_group;
+# CHECK-TMASTORE: cp.async.bulk.wait_group.read 0;
+# CHECK-TMASTORE-NOT: st.global
+# CHECK-TMASTORE: bar.sync
+# CHECK-TMASTORE-NOT: st.global
+# CHECK-TMASTORE: ret;
+#
+# A block of 16-byte rows has no swizzled layout: its store stays global.
+# RUN: tritium compile %s --kernel desc_narrow --signature "*fp32:16,*fp32:16,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-NARROW
+# CHECK-NARROW-LABEL: .entry desc_narrow(
+# CHECK-NARROW-NOT: cp.async.bulk
+# CHECK-NARROW: st.global
 @triton.jit
 def desc_copy(src, dst, M, N, stride):
     d = tl.make_tensor_descriptor(src, [M, N], [stride, 1], [64, 32],
@@ -24,6 +51,13 @@ def desc_copy(src, dst, M, N, stride):
     pm = tl.program_id(0)
     t = d.load([pm * 64 - 3, 5])
     o.store([pm * 64, -2], t)
+
+
+@triton.jit
+def desc_narrow(src, dst, M):
+    d = tl.make_tensor_descriptor(src, [M, 4], [4, 1], [16, 4])
+    o = tl.make_tensor_descriptor(dst, [M, 4], [4, 1], [16, 4])
+    o.store([tl.program_id(0) * 16, 0], d.load([tl.program_id(0) * 16, 0]) + 1)
 
 
 # A descriptor made before a loop and loaded from inside it; two floats per
@@ -133,7 +167,7 @@ def desc_3d(x, out, A, B, C):
 # CHECK-CONF-LABEL: .entry descriptor_kernel(
 # CHECK-CONF: @%p{{[0-9]+}} ld.global.v4.b32
 # CHECK-CONF: mul.f32
-# CHECK-CONF: @%p{{[0-9]+}} st.global.v4.b32
+# CHECK-CONF: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 # RUN: tritium compile %S/../../conformance/kernels/misc.py --kernel desc_extras_kernel --signature "*fp32:16,*i32:16,*fp32:16,*fp32:16,i32,8" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-EXTRAS
 # CHECK-EXTRAS-LABEL: .entry desc_extras_kernel(
 # CHECK-EXTRAS: red.global.add.f32
