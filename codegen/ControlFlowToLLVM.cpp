@@ -102,6 +102,7 @@ LogicalResult Lowering::emitFor(Operation *o) {
 
   b.SetInsertPoint(body);
   stagingTouched = true; // what the previous iteration left is not known here
+  bulkReadsPending |= hasTmaStores;
   set(op.getInductionVar(), Lowered{nullptr, {iv}});
   std::vector<Value> iterArgs(op.getRegionIterArgs().begin(),
                               op.getRegionIterArgs().end());
@@ -120,6 +121,7 @@ LogicalResult Lowering::emitFor(Operation *o) {
   b.SetInsertPoint(exit);
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
   stagingTouched = true;
+  bulkReadsPending |= hasTmaStores;
   carried.bind(*this, results);
   return success();
 }
@@ -137,11 +139,12 @@ LogicalResult Lowering::emitIf(Operation *o) {
   };
 
   b.SetInsertPoint(thenBB);
-  bool touchedBefore = stagingTouched;
+  bool touchedBefore = stagingTouched, pendingBefore = bulkReadsPending;
   if (failed(emitBranch(op.getThenRegion())))
     return failure();
-  bool touchedInThen = stagingTouched;
+  bool touchedInThen = stagingTouched, pendingInThen = bulkReadsPending;
   stagingTouched = touchedBefore;
+  bulkReadsPending = pendingBefore;
   std::vector<LayoutRef> layouts;
   std::vector<llvm::Value *> thenRegs, elseRegs;
   if (op.getNumResults()) {
@@ -157,6 +160,7 @@ LogicalResult Lowering::emitIf(Operation *o) {
   if (failed(emitBranch(op.getElseRegion())))
     return failure();
   stagingTouched |= touchedInThen;
+  bulkReadsPending |= pendingInThen;
   if (!op.getElseRegion().empty()) {
     if (op.getNumResults()) {
       auto y = op.elseYield();
@@ -195,6 +199,7 @@ LogicalResult Lowering::emitWhile(Operation *o) {
   b.CreateBr(before);
   b.SetInsertPoint(before);
   stagingTouched = true;
+  bulkReadsPending |= hasTmaStores;
   carried.create(*this, inits, initRegs, pre);
   std::vector<Value> beforeArgs(op.getBeforeArguments().begin(),
                                 op.getBeforeArguments().end());

@@ -404,7 +404,10 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   // So do descriptors whose block stores TMA makes.
   unsigned cc = target.isNvidia() ? parseCudaTarget(target.name()) : 0;
   func.walk([&](mlir::tile::DescriptorStoreOp st) {
-    if (descriptorStoreUsesTma(st, cc) && !tensorMapIndex.count(st.getDesc())) {
+    if (!descriptorStoreUsesTma(st, cc))
+      return;
+    hasTmaStores = true;
+    if (!tensorMapIndex.count(st.getDesc())) {
       unsigned index = tensorMapIndex.size();
       tensorMapIndex[st.getDesc()] = index;
     }
@@ -477,6 +480,12 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   stagingTouched = false; // no thread has accessed shared memory yet
   if (failed(emitBlock(func.getBody().front())))
     return failure();
+  // Shared memory outlives the last TMA store's reads of it.
+  if (hasTmaStores)
+    guarded(b.CreateICmpEQ(threadId(), i32(0)), [&] {
+      b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), false),
+                                        "cp.async.bulk.wait_group.read 0;", "", true));
+    }, "tma.store.end");
   b.CreateRetVoid();
   return success();
 }

@@ -297,9 +297,16 @@ public:
   /// some thread may have accessed the area since the last barrier
   /// (stagingTouched) on some path here.
   void barrierBeforeStaging() {
-    if (stagingTouched)
+    if (stagingTouched || bulkReadsPending)
       barrier();
   }
+  /// Whether a TMA store (emitTmaStore) may still be reading the staging
+  /// area: its issuing thread (thread 0) waits for the reads at the next
+  /// barrier, before any thread can write the area again. Set where such a
+  /// store is issued, and at loop entries and exits in kernels that have
+  /// one; an scf.if merges its branches'.
+  bool bulkReadsPending = false;
+  bool hasTmaStores = false;
   /// Whether some thread may have read or written the staging area since
   /// the last barrier. Set by the staging helpers (storeToShared,
   /// loadFromShared, storeToSharedLayout), after every op not known to

@@ -18,6 +18,15 @@ using namespace tritium::codegen;
 //===----------------------------------------------------------------------===//
 
 void Lowering::barrier() {
+  // A TMA store's reads of the staging area end before the barrier lets
+  // anyone write there (its issuing thread waits for them).
+  if (bulkReadsPending && partition != Partition::Producer) {
+    bulkReadsPending = false;
+    guarded(b.CreateICmpEQ(tid_, i32(0)), [&] {
+      b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), false),
+                                        "cp.async.bulk.wait_group.read 0;", "", true));
+    }, "tma.store.read");
+  }
   // Two barriers in a row are one.
   llvm::BasicBlock *bb = b.GetInsertBlock();
   auto callee = [](llvm::Instruction &i) -> llvm::Function * {

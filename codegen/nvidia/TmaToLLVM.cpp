@@ -21,8 +21,9 @@
 // Block stores through such descriptors (sm_90) go the other way: every
 // thread writes its part of the block into the staging area in the map's
 // swizzled layout, and thread 0 copies it out with cp.async.bulk.tensor
-// (elements outside the tensor are not written), waiting until the copies
-// have read the area before anyone writes it again.
+// (elements outside the tensor are not written); it waits until the copies
+// have read the area at the next barrier, before anyone writes it again,
+// and before the program ends.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -208,8 +209,8 @@ LogicalResult tritium::codegen::emitTmaStore(Lowering &L, tile::DescriptorStoreO
   L.barrier();
   // One thread copies it out, a box per column block (and per 256 rows);
   // elements outside the tensor are not written. It waits until the copies
-  // have read the area, and the others wait for it, before the area is
-  // written again.
+  // have read the area at the next barrier (Lowering::barrier), before
+  // anyone writes the area again; the program goes on meanwhile.
   llvm::Value *row0 = L.scalar(op.getIndices()[0]);
   llvm::Value *col0 = L.scalar(op.getIndices()[1]);
   L.guarded(b.CreateICmpEQ(L.threadId(), L.i32(0)), [&] {
@@ -225,9 +226,9 @@ LogicalResult tritium::codegen::emitTmaStore(Lowering &L, tile::DescriptorStoreO
                  b.CreateAdd(row0, L.i32(r)), src});
       }
     emitAsm(L, "cp.async.bulk.commit_group;", "", {});
-    emitAsm(L, "cp.async.bulk.wait_group.read 0;", "", {});
   }, "tma.store");
-  L.barrier();
+  L.bulkReadsPending = true;
+  L.stagingTouched = true;
   return success();
 }
 

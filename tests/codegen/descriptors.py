@@ -32,11 +32,29 @@ import triton.language as tl
 # CHECK-TMASTORE: bar.sync
 # CHECK-TMASTORE: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%rd{{[0-9]+}}];
 # CHECK-TMASTORE: cp.async.bulk.commit_group;
+# CHECK-TMASTORE-NOT: bar.sync
 # CHECK-TMASTORE: cp.async.bulk.wait_group.read 0;
 # CHECK-TMASTORE-NOT: st.global
-# CHECK-TMASTORE: bar.sync
-# CHECK-TMASTORE-NOT: st.global
 # CHECK-TMASTORE: ret;
+#
+# In a loop the copy's reads of shared memory are waited for at the next
+# barrier, before the next block is written there: the copy overlaps the
+# next iteration's loads.
+# RUN: tritium compile %s --kernel desc_store_loop --signature "*fp16:16,*fp16:16,i32,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-TMALOOP
+# CHECK-TMALOOP-LABEL: .entry desc_store_loop(
+# CHECK-TMALOOP: ld.global
+# CHECK-TMALOOP: cp.async.bulk.wait_group.read 0;
+# CHECK-TMALOOP: bar.sync
+# CHECK-TMALOOP: st.shared
+# CHECK-TMALOOP: fence.proxy.async.shared::cta;
+# CHECK-TMALOOP: bar.sync
+# CHECK-TMALOOP: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+# CHECK-TMALOOP: cp.async.bulk.commit_group;
+# CHECK-TMALOOP-NOT: bar.sync
+# CHECK-TMALOOP: cp.async.bulk.wait_group.read 0;
+# CHECK-TMALOOP-NEXT: // end inline asm
+# CHECK-TMALOOP-NEXT: $L__BB
+# CHECK-TMALOOP-NEXT: ret;
 #
 # A block of 16-byte rows has no swizzled layout: its store stays global.
 # RUN: tritium compile %s --kernel desc_narrow --signature "*fp32:16,*fp32:16,i32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-NARROW
@@ -51,6 +69,14 @@ def desc_copy(src, dst, M, N, stride):
     pm = tl.program_id(0)
     t = d.load([pm * 64 - 3, 5])
     o.store([pm * 64, -2], t)
+
+
+@triton.jit
+def desc_store_loop(src, dst, M, n):
+    d = tl.make_tensor_descriptor(src, [M, 64], [64, 1], [32, 64])
+    o = tl.make_tensor_descriptor(dst, [M, 64], [64, 1], [32, 64])
+    for i in range(n):
+        o.store([i * 32, 0], d.load([i * 32, 0]) * 2)
 
 
 @triton.jit
