@@ -250,6 +250,10 @@ public:
   /// layout (16-bit elements); false (nothing emitted) otherwise.
   bool storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigned padLast,
                              unsigned byteOffset);
+  /// The same into a tile in `layout` (padded or swizzled) starting
+  /// `byteOffset` (i32) bytes past the start of shared memory.
+  bool storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, const SharedLayout &layout,
+                             llvm::Value *byteOffset);
   void storeToShared(const Lowered &src, llvm::Type *ty, unsigned padLast = 0,
                      unsigned byteOffset = 0);
   /// Reads registers [firstReg, firstReg + numRegs) (all by default).

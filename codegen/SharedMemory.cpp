@@ -121,6 +121,11 @@ static void storeRun(Lowering &L, const Lowered &src, unsigned r, unsigned sv, l
 void Lowering::storeToSharedLayout(const Lowered &src, llvm::Type *ty,
                                    const SharedLayout &layout, llvm::Value *byteOffset) {
   stagingTouched = true;
+  // A tensor-core fragment into a swizzled tile: stmatrix, whose 16-byte
+  // rows the swizzle keeps whole.
+  if (layout.isSwizzled() && src.layout->rank() == 2 &&
+      storeToSharedStmatrix(src, ty, layout, byteOffset))
+    return;
   const LinearLayout &from = *src.layout;
   llvm::Type *mt = memType(*this, ty);
   unsigned eb = storeBytes(mt);
@@ -199,6 +204,15 @@ static unsigned sharedVector(const LinearLayout &l, unsigned eb, unsigned padLas
 
 bool Lowering::storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigned padLast,
                                      unsigned byteOffset) {
+  const LinearLayout &from = *src.layout;
+  int64_t cols = from.shape().back();
+  return storeToSharedStmatrix(
+      src, ty, SharedLayout::padded(from.numElements() / std::max<int64_t>(1, cols), cols, 2, padLast),
+      i32(byteOffset + scratchStart()));
+}
+
+bool Lowering::storeToSharedStmatrix(const Lowered &src, llvm::Type *ty,
+                                     const SharedLayout &staging, llvm::Value *byteOffset) {
   // stmatrix .x4 stores four 8x8 matrices of 16-bit elements: lane t holds
   // row t/4, columns 2(t%4) and 2(t%4)+1 of each (one 32-bit register), and
   // lanes 8m..8m+7 give the addresses of matrix m's eight 16-byte rows. That
@@ -211,8 +225,8 @@ bool Lowering::storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigne
       from.numLanes() != 32)
     return false;
   int64_t cols = from.shape().back();
-  if ((cols + padLast) % 8)
-    return false; // rows must start 16-byte aligned
+  if (staging.cols != cols || (!staging.isSwizzled() && (cols + staging.pad) % 8))
+    return false; // rows must start 16-byte aligned (swizzled rows do)
   auto place = [&](const Coord &c) -> std::pair<int64_t, int64_t> {
     int64_t lin = 0;
     for (unsigned d = 0; d < from.rank(); ++d)
@@ -252,10 +266,8 @@ bool Lowering::storeToSharedStmatrix(const Lowered &src, llvm::Type *ty, unsigne
   auto *pairTy = llvm::FixedVectorType::get(mt, 2);
   // One row address per lane for the first stmatrix; the others add
   // constants (SharedLayout::registerTerm).
-  SharedLayout staging = SharedLayout::padded(from.numElements() / cols, cols, 2, padLast);
   for (unsigned q = 0; q < addr.numRegs(); ++q) {
-    llvm::Value *p = sharedBytePtr(b.CreateAdd(i32(byteOffset + scratchStart()),
-                                               elementOffset(staging, addr, q, false)));
+    llvm::Value *p = sharedBytePtr(b.CreateAdd(byteOffset, elementOffset(staging, addr, q, false)));
     llvm::Value *args[5] = {b.CreatePtrToInt(p, i32t)};
     for (unsigned m = 0; m < 4; ++m) {
       unsigned r = (q << 3) | ((m & 1) << 1) | ((m >> 1) << 2);
