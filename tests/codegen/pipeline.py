@@ -172,6 +172,16 @@
 # CHECK-TMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 # CHECK-TMA: wgmma.wait_group.sync.aligned 0;
 # CHECK-TMA-NOT: cp.async.cg
+# mm_desc stores its tile through a descriptor: with TMA, the accumulator
+# written to the swizzled tile with stmatrix, no global store.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TMAEPI
+# CHECK-TMAEPI: wgmma.wait_group.sync.aligned 0;
+# CHECK-TMAEPI-NOT: st.global
+# CHECK-TMAEPI: stmatrix.sync.aligned.m8n8.x4.shared.b16
+# CHECK-TMAEPI-NOT: st.shared
+# CHECK-TMAEPI: fence.proxy.async.shared::cta;
+# CHECK-TMAEPI: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+# CHECK-TMAEPI-NOT: st.global
 # At the tile level: the ring starts before the prologue's copies, each
 # copy exists only for iterations below the bound, and the phase parity
 # flips each time the read slot wraps.
