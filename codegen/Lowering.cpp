@@ -395,22 +395,15 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   }
   // Descriptors read by TMA copies get tensor maps in global scratch
   // memory, passed as one more parameter.
-  func.walk([&](tgpu::TmaCopyOp copy) {
-    if (!tensorMapIndex.count(copy.getDesc())) {
-      unsigned index = tensorMapIndex.size();
-      tensorMapIndex[copy.getDesc()] = index;
-    }
-  });
+  auto needsMap = [&](Value desc) { tensorMapIndex.try_emplace(desc, tensorMapIndex.size()); };
+  func.walk([&](tgpu::TmaCopyOp copy) { needsMap(copy.getDesc()); });
   // So do descriptors whose block stores TMA makes.
   unsigned cc = target.isNvidia() ? parseCudaTarget(target.name()) : 0;
   func.walk([&](mlir::tile::DescriptorStoreOp st) {
     if (!descriptorStoreUsesTma(st, cc))
       return;
     hasTmaStores = true;
-    if (!tensorMapIndex.count(st.getDesc())) {
-      unsigned index = tensorMapIndex.size();
-      tensorMapIndex[st.getDesc()] = index;
-    }
+    needsMap(st.getDesc());
   });
   globalScratchBytes = 128 * tensorMapIndex.size();
   if (globalScratchBytes)
@@ -482,10 +475,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
     return failure();
   // Shared memory outlives the last TMA store's reads of it.
   if (hasTmaStores)
-    guarded(b.CreateICmpEQ(threadId(), i32(0)), [&] {
-      b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), false),
-                                        "cp.async.bulk.wait_group.read 0;", "", true));
-    }, "tma.store.end");
+    waitTmaStoreReads();
   b.CreateRetVoid();
   return success();
 }

@@ -311,6 +311,8 @@ public:
   /// one; an scf.if merges its branches'.
   bool bulkReadsPending = false;
   bool hasTmaStores = false;
+  /// Thread 0 waits until its TMA stores have read shared memory.
+  void waitTmaStoreReads();
   /// Whether some thread may have read or written the staging area since
   /// the last barrier. Set by the staging helpers (storeToShared,
   /// loadFromShared, storeToSharedLayout), after every op not known to

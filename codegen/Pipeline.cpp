@@ -127,6 +127,17 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
                   tritium::codegen::CudaKernelArtifacts &out, std::string &error,
                   int64_t holdBack, int64_t *overshoot,
                   tritium::codegen::LoweredCudaPtr *lowered);
+
+/// The warps a program asks for: the options', else the kernel's
+/// `tile.num_warps`, else 4.
+unsigned requestedWarps(mlir::func::FuncOp func,
+                        const tritium::codegen::CudaCompileOptions &options) {
+  if (options.numWarps)
+    return options.numWarps;
+  if (auto a = func->getAttrOfType<mlir::IntegerAttr>("tile.num_warps"))
+    return unsigned(a.getInt());
+  return 4;
+}
 } // namespace
 
 struct tritium::codegen::LoweredCuda {
@@ -182,12 +193,7 @@ tritium::codegen::lowerForCuda(mlir::ModuleOp module, const std::string &kernel,
   });
   if (!marked)
     return attempt(options);
-  unsigned numWarps = options.numWarps;
-  if (!numWarps) {
-    numWarps = 4;
-    if (auto a = func->getAttrOfType<mlir::IntegerAttr>("tile.num_warps"))
-      numWarps = a.getInt();
-  }
+  unsigned numWarps = requestedWarps(func, options);
   CudaCompileOptions o = options;
   if (numWarps != 4) {
     o.warpSpecialize = false;
@@ -258,12 +264,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     error = "no kernel named '" + kernel + "' in the module";
     return false;
   }
-  unsigned numWarps = options.numWarps;
-  if (!numWarps) {
-    numWarps = 4;
-    if (auto a = func->getAttrOfType<mlir::IntegerAttr>("tile.num_warps"))
-      numWarps = a.getInt();
-  }
+  unsigned numWarps = requestedWarps(func, options);
   if (numWarps == 0 || (numWarps & (numWarps - 1)) || numWarps > 32) {
     error = "num_warps must be a power of two between 1 and 32, got " +
             std::to_string(numWarps);

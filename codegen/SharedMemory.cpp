@@ -22,10 +22,7 @@ void Lowering::barrier() {
   // anyone write there (its issuing thread waits for them).
   if (bulkReadsPending && partition != Partition::Producer) {
     bulkReadsPending = false;
-    guarded(b.CreateICmpEQ(tid_, i32(0)), [&] {
-      b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), false),
-                                        "cp.async.bulk.wait_group.read 0;", "", true));
-    }, "tma.store.read");
+    waitTmaStoreReads();
   }
   // Two barriers in a row are one.
   llvm::BasicBlock *bb = b.GetInsertBlock();
@@ -138,6 +135,13 @@ void Lowering::storeToSharedLayout(const Lowered &src, llvm::Type *ty,
     if (!from.isReplicaReg(r))
       storeRun(*this, src, r, sv, ty, mt,
                sharedBytePtr(b.CreateAdd(byteOffset, elementOffset(layout, from, r))));
+}
+
+void Lowering::waitTmaStoreReads() {
+  guarded(b.CreateICmpEQ(tid_, i32(0)), [&] {
+    b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), false),
+                                      "cp.async.bulk.wait_group.read 0;", "", true));
+  }, "tma.store.read");
 }
 
 llvm::Value *Lowering::sharedBytePtr(llvm::Value *byteOffset) {
