@@ -44,6 +44,7 @@
 #include "llvm/IR/InlineAsm.h"
 
 #include <array>
+#include <map>
 
 using namespace mlir;
 using namespace tritium::codegen;
@@ -342,15 +343,33 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   auto stepBytes = [](const SharedOperand &s, int64_t row, int64_t col) {
     return s.layout.byteOffset(row, col);
   };
-  auto plus = [&](llvm::Value *desc, int64_t bytes) -> llvm::Value * {
-    return bytes ? b.CreateAdd(desc, llvm::ConstantInt::get(i64, uint64_t(bytes) >> 4)) : desc;
+  // Each step's descriptor is its operand's base descriptor plus a
+  // constant, added inside the asm statement: only the two bases are
+  // values of the program, so a loop keeps two registers live for them
+  // rather than hoisting one 64-bit descriptor per step out of it (where
+  // ptxas keeps them in vector registers and spills them around the loop's
+  // products); ptxas does the additions on the uniform datapath.
+  std::string stepDescs;
+  unsigned stepDescCount = 0;
+  std::map<std::pair<std::string, int64_t>, std::string> stepDescNames;
+  auto plus = [&](const std::string &base, int64_t bytes) -> std::string {
+    if (!bytes)
+      return base;
+    std::string &name = stepDescNames[{base, bytes}];
+    if (!name.empty())
+      return name;
+    name = "d" + std::to_string(stepDescCount++);
+    stepDescs += "add.s64 " + name + ", " + base + ", " + std::to_string(uint64_t(bytes) >> 4) +
+                 ";\n";
+    return name;
   };
 
   // The group is one asm statement: the fence, every step, the commit.
   // Its outputs are the accumulator's registers (fp16 pairs packed), tied
-  // to the inputs after them; each step's A (a descriptor or four
-  // registers) and B descriptor come first among the inputs, then the
-  // first step's accumulate flag and a 1 for the later steps.
+  // to the inputs after them; the base descriptors (A's only when A is in
+  // shared memory) come first among the inputs, then each step's A
+  // registers when A is in registers, then the first step's accumulate
+  // flag and a 1 for the later steps.
   unsigned accRegs = unsigned(f16Acc ? ws.instrN / 4 : ws.instrN / 2);
   bool aInRegs = !aRegs.empty();
   int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / kStep;
@@ -386,6 +405,18 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
     cons += (i ? ",=" : "=") + std::string(f16Acc ? "r" : "f");
   std::string body;
   unsigned next = total;
+  // The base descriptors come first among the inputs.
+  std::string aBase, bBase;
+  if (!aRegs.size()) {
+    args.push_back(aDesc);
+    argTys.push_back(i64);
+    cons += ",l";
+    aBase = reg(next++);
+  }
+  args.push_back(bDesc);
+  argTys.push_back(i64);
+  cons += ",l";
+  bBase = reg(next++);
   for (auto [kt, mt, nt] : steps) {
     int64_t m = mt * 64 * ws.wgM, n = nt * ws.instrN, k = kt * kStep;
     // The part's registers in the tile's order (mma.sync's accumulator
@@ -409,15 +440,10 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
       }
       body += "}, ";
     } else {
-      args.push_back(plus(aDesc, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)));
-      argTys.push_back(i64);
-      cons += ",l";
-      body += reg(next++) + ", ";
+      body += plus(aBase, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)) + ", ";
     }
-    args.push_back(plus(bDesc, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)));
-    argTys.push_back(i64);
-    cons += ",l";
-    body += reg(next++) + (kt == 0 ? ", p, 1, 1" : ", q, 1, 1");
+    body += plus(bBase, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)) +
+            (kt == 0 ? ", p, 1, 1" : ", q, 1, 1");
     if (!eight) { // 8-bit operands have no transposed form
       if (!aInRegs)
         body += std::string(", ") + (a.kMajor ? "0" : "1");
@@ -425,9 +451,11 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
     }
     body += ";\n";
   }
-  std::string text = "{\n.reg .pred p, q;\nsetp.ne.b32 p, " + reg(next) +
-                     ", 0;\nsetp.ne.b32 q, " + reg(next + 1) +
-                     ", 0;\nwgmma.fence.sync.aligned;\n" + body +
+  std::string decls =
+      stepDescCount ? ".reg .b64 d<" + std::to_string(stepDescCount) + ">;\n" : std::string();
+  std::string text = "{\n.reg .pred p, q;\n" + decls + "setp.ne.b32 p, " + reg(next) +
+                     ", 0;\nsetp.ne.b32 q, " + reg(next + 1) + ", 0;\n" + stepDescs +
+                     "wgmma.fence.sync.aligned;\n" + body +
                      "wgmma.commit_group.sync.aligned;\n}";
   args.push_back(accumulate);
   args.push_back(L.i32(1));

@@ -243,6 +243,22 @@
 # CHECK-SIDEPTX: ld.shared.v2.b32
 # CHECK-SIDEPTX: ex2.approx
 #
+# The K and V tiles (loaded before the loop) are read by every iteration's
+# products: one base descriptor each is computed before the loop, and each
+# k step's descriptor is added to it inside the group, so the loop does not
+# carry one 64-bit descriptor per step (ptxas spills those at D=128).
+# RUN: tritium compile %S/../../conformance/kernels/attention_bwd.py --kernel attn_bwd_dkdv_kernel --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp16:16,*fp16:16,i32,i32:16,i32:16,64,32,128,False" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-DESCSTEP
+# CHECK-DESCSTEP: or.b64 %rd[[K:[0-9]+]], %rd{{[0-9]+}}, 4611686293305294848;
+# CHECK-DESCSTEP: $L__BB0_{{[0-9]+}}:
+# CHECK-DESCSTEP: or.b64 %rd[[Q:[0-9]+]], %rd{{[0-9]+}}, 4611686293305294848;
+# CHECK-DESCSTEP: add.s64 d0, %rd[[K]], 512;
+# CHECK-DESCSTEP-NEXT: add.s64 d1, %rd[[K]], 2;
+# CHECK-DESCSTEP-NEXT: add.s64 d2, %rd[[Q]], 2;
+# CHECK-DESCSTEP: wgmma.fence.sync.aligned;
+# CHECK-DESCSTEP-NEXT: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{.*}}}, %rd[[K]], %rd[[Q]], p, 1, 1, 0, 0;
+# CHECK-DESCSTEP-NEXT: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{.*}}}, d0, %rd[[Q]], p, 1, 1, 0, 0;
+# CHECK-DESCSTEP-NEXT: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{.*}}}, d1, d2, q, 1, 1, 0, 0;
+#
 # Where a store in the loop may write what the vector reads, it stays a
 # load in the loop.
 # RUN: tritium compile %S/../Inputs/codegen/side_loads.py --kernel aliased --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-SIDEALIAS
