@@ -18,6 +18,14 @@
 //     for all groups (pending = 0) at the top of each branch that reads it
 //     and yields the registers it waited for (the other branch yields them
 //     in flight), so that after the if they are one value again.
+//   - A product whose result only goes to the next iteration (attention's
+//     P V, added to a rescaled accumulator there) and whose operands lie
+//     where the pipeliner put them (or in registers) stays in flight across
+//     the back edge: the next iteration waits for it (pending = 0) just
+//     before it first reads it, or before its first copy into the slots
+//     (then behind a barrier), whichever comes first. Its next products
+//     are issued while it runs, as the matmul's are. The loop waits for
+//     it after its last iteration.
 //   - Every other product waits at once (pending = 0): its staged
 //     operands are rewritten by the next product, or its result is read
 //     directly.
@@ -90,6 +98,43 @@ bool releasedByArrivals(scf::ForOp loop) {
     copies |= isa<tgpu::AsyncCopyOp, tgpu::TmaCopyOp>(o);
   });
   return arrives && !copies;
+}
+
+/// Whether `o` is or holds a copy into the pipeliner's slots.
+bool copiesIntoSlots(Operation *o) {
+  bool found = false;
+  o->walk([&](Operation *x) {
+    if (isa<tgpu::AsyncCopyOp, tgpu::TmaCopyOp>(x))
+      found = true;
+  });
+  return found;
+}
+
+/// For a product whose only reader is its loop's yield (into iteration
+/// argument `index`), the operation of the body before which the next
+/// iteration waits for it: the first that reads the argument or copies
+/// into slots. Null when the product cannot be left in flight: it is not
+/// directly in a loop's body, has other readers, or the loop is a
+/// warp-specialized consumer (its slots are released by arrivals).
+Operation *deferredWaitPoint(tile::DotOp op, unsigned &index) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop || !op->hasOneUse())
+    return nullptr;
+  OpOperand &use = *op->getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()) || use.getOwner()->getParentOp() != loop)
+    return nullptr;
+  bool arrives = false;
+  loop.getBody()->walk([&](tgpu::MbarrierArriveOp) { arrives = true; });
+  if (arrives)
+    return nullptr;
+  index = use.getOperandNumber();
+  Value arg = loop.getRegionIterArgs()[index];
+  for (Operation &x : loop.getBody()->getOperations()) {
+    bool reads = llvm::any_of(arg.getUsers(), [&](Operation *u) { return x.isAncestor(u); });
+    if (reads || copiesIntoSlots(&x) || isa<scf::YieldOp>(x))
+      return &x;
+  }
+  return nullptr;
 }
 
 /// Whether `region` holds a reader of `v`.
@@ -173,13 +218,44 @@ void formWgmmaGroups(Operation *func, const LayoutOptions &o) {
   // Products left in flight, per loop, in program order.
   llvm::MapVector<Operation *, SmallVector<Value>> inFlight;
   for (tile::DotOp dot : dots) {
-    bool keep = accumulatesAcrossIterations(dot) &&
-                wgmmaReadsOperandsInPlace(dot.getA(), dot.getB(), o.numWarps);
+    bool inPlace = wgmmaReadsOperandsInPlace(dot.getA(), dot.getB(), o.numWarps);
+    bool keep = inPlace && accumulatesAcrossIterations(dot);
+    unsigned index = 0;
+    Operation *waitPoint = !keep && inPlace ? deferredWaitPoint(dot, index) : nullptr;
     auto [acc, zeroIf] = accumulatorInput(dot);
     Operation *select = zeroIf ? dot.getC().getDefiningOp() : nullptr;
     OpBuilder b(dot);
     Location loc = dot.getLoc();
     auto group = tgpu::WgmmaOp::create(b, loc, dot.getType(), dot.getA(), dot.getB(), acc, zeroIf);
+    if (waitPoint) {
+      // In flight across the back edge: the next iteration waits before
+      // waitPoint, the loop after its last iteration.
+      auto loop = cast<scf::ForOp>(dot->getParentOp());
+      dot.replaceAllUsesWith(group.getResult());
+      dot.erase();
+      if (select)
+        select->erase();
+      Value arg = loop.getRegionIterArgs()[index];
+      b.setInsertionPoint(waitPoint);
+      auto wait = tgpu::WgmmaWaitOp::create(b, loc, ValueRange{arg}, b.getI64IntegerAttr(0));
+      arg.replaceAllUsesExcept(wait.getResult(0), wait);
+      // The copies refill the slots the product read: every warpgroup is
+      // past its wait first.
+      if (copiesIntoSlots(waitPoint))
+        tile::BarrierOp::create(b, loc);
+      else
+        for (Operation *x = waitPoint; x; x = x->getNextNode())
+          if (copiesIntoSlots(x)) {
+            b.setInsertionPoint(x);
+            tile::BarrierOp::create(b, loc);
+            break;
+          }
+      Value result = loop.getResult(index);
+      b.setInsertionPointAfter(loop);
+      auto after = tgpu::WgmmaWaitOp::create(b, loc, ValueRange{result}, b.getI64IntegerAttr(0));
+      result.replaceAllUsesExcept(after.getResult(0), after);
+      continue;
+    }
     auto wait = tgpu::WgmmaWaitOp::create(b, loc, ValueRange{group.getResult()},
                                           b.getI64IntegerAttr(keep ? 1 : 0));
     dot.replaceAllUsesWith(wait.getResult(0));

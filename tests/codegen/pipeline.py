@@ -211,6 +211,34 @@
 # CHECK-ATTN-NOT: ld.global.b16
 # CHECK-ATTN-NOT: fence.proxy.async
 
+# P V, whose only reader is the next iteration (it rescales the sum, then
+# adds to it), stays in flight across the back edge: the next iteration's
+# Q K^T is issued while it runs, and the next iteration waits for it before
+# reading the sum. The copies that refill its slots come after a barrier,
+# after that wait; the loop waits for the last one after it.
+# RUN: tritium compile %S/../Inputs/codegen/attention_desc.py --kernel attn --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32:16,fp32,64,128,64,False" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-DEFER
+# CHECK-DEFER: %[[LOOP:.*]]:6 = scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %[[ACC:[^ ]*]] = 
+# CHECK-DEFER: %[[QK:.*]] = tgpu.wgmma
+# CHECK-DEFER-NEXT: tgpu.wgmma_wait %[[QK]] {pending = 0 : i64}
+# CHECK-DEFER: %[[DONE:.*]] = tgpu.wgmma_wait %[[ACC]] {pending = 0 : i64}
+# CHECK-DEFER-NEXT: %[[SCALED:.*]] = arith.mulf %[[DONE]],
+# CHECK-DEFER: %[[PV:.*]] = tgpu.wgmma %{{.*}}, %{{.*}}, %[[SCALED]]
+# CHECK-DEFER-NEXT: tile.barrier
+# CHECK-DEFER-NEXT: tgpu.tma_copy
+# CHECK-DEFER: scf.yield %{{.*}}, %[[PV]],
+# CHECK-DEFER: tgpu.wgmma_wait %[[LOOP]]#1 {pending = 0 : i64}
+# The same with pointer tiles through cp.async (and a second loop, whose
+# sum starts from the first's, waited for).
+# RUN: tritium compile %examples/attention.py --kernel _attn_fwd --signature "*fp16:16,*fp16:16,*fp16:16,fp32,*fp16:16,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,i32:1,i32,i32,i32,64,128,64,True" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-DEFERCP
+# CHECK-DEFERCP: %[[L1:.*]]:9 = scf.for
+# CHECK-DEFERCP: tgpu.wgmma_wait %arg{{[0-9]+}} {pending = 0 : i64}
+# CHECK-DEFERCP: %[[PV1:.*]] = tgpu.wgmma
+# CHECK-DEFERCP-NEXT: tile.barrier
+# CHECK-DEFERCP-NEXT: tgpu.async_copy
+# CHECK-DEFERCP: scf.yield %{{.*}}, %[[PV1]],
+# CHECK-DEFERCP: %[[W1:.*]] = tgpu.wgmma_wait %[[L1]]#1 {pending = 0 : i64}
+# CHECK-DEFERCP: scf.for {{.*}} iter_args(%{{.*}} = %[[L1]]#0, %{{.*}} = %[[W1]],
+
 # Vectors whose values reach the products through other ops (an attention
 # backward's row statistics, subtracted from the scores) are copied with the
 # operand tiles, into slots of their own, and read into registers right
