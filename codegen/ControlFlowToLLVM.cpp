@@ -102,7 +102,8 @@ LogicalResult Lowering::emitFor(Operation *o) {
 
   b.SetInsertPoint(body);
   stagingTouched = true; // what the previous iteration left is not known here
-  bulkReadsPending |= hasTmaStores;
+  bool pendingBefore = bulkReadsPending;
+  bulkReadsPending |= holdsTmaStore(o);
   set(op.getInductionVar(), Lowered{nullptr, {iv}});
   std::vector<Value> iterArgs(op.getRegionIterArgs().begin(),
                               op.getRegionIterArgs().end());
@@ -121,7 +122,7 @@ LogicalResult Lowering::emitFor(Operation *o) {
   b.SetInsertPoint(exit);
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
   stagingTouched = true;
-  bulkReadsPending |= hasTmaStores;
+  bulkReadsPending |= pendingBefore; // no iteration ran
   carried.bind(*this, results);
   return success();
 }
@@ -199,7 +200,7 @@ LogicalResult Lowering::emitWhile(Operation *o) {
   b.CreateBr(before);
   b.SetInsertPoint(before);
   stagingTouched = true;
-  bulkReadsPending |= hasTmaStores;
+  bulkReadsPending |= holdsTmaStore(o);
   carried.create(*this, inits, initRegs, pre);
   std::vector<Value> beforeArgs(op.getBeforeArguments().begin(),
                                 op.getBeforeArguments().end());

@@ -402,7 +402,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   func.walk([&](mlir::tile::DescriptorStoreOp st) {
     if (!descriptorStoreUsesTma(st, cc))
       return;
-    hasTmaStores = true;
+    tmaStores.insert(st);
     needsMap(st.getDesc());
   });
   globalScratchBytes = 128 * tensorMapIndex.size();
@@ -474,7 +474,7 @@ LogicalResult Lowering::lowerKernel(Operation *funcOp) {
   if (failed(emitBlock(func.getBody().front())))
     return failure();
   // Shared memory outlives the last TMA store's reads of it.
-  if (hasTmaStores)
+  if (!tmaStores.empty())
     waitTmaStoreReads();
   b.CreateRetVoid();
   return success();

@@ -307,10 +307,16 @@ public:
   /// Whether a TMA store (emitTmaStore) may still be reading the staging
   /// area: its issuing thread (thread 0) waits for the reads at the next
   /// barrier, before any thread can write the area again. Set where such a
-  /// store is issued, and at loop entries and exits in kernels that have
-  /// one; an scf.if merges its branches'.
+  /// store is issued, and at the entry of loops that hold one (the previous
+  /// iteration's may be pending); an scf.if merges its branches', a loop's
+  /// exit its entry's and its body's end.
   bool bulkReadsPending = false;
-  bool hasTmaStores = false;
+  /// The block stores TMA makes (emitTmaStore).
+  llvm::SmallPtrSet<mlir::Operation *, 4> tmaStores;
+  /// Whether `op` is or holds one of them.
+  bool holdsTmaStore(mlir::Operation *op) const {
+    return llvm::any_of(tmaStores, [&](mlir::Operation *s) { return op->isAncestor(s); });
+  }
   /// Thread 0 waits until its TMA stores have read shared memory.
   void waitTmaStoreReads();
   /// Whether some thread may have read or written the staging area since

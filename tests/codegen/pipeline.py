@@ -182,6 +182,15 @@
 # CHECK-TMAEPI: fence.proxy.async.shared::cta;
 # CHECK-TMAEPI: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 # CHECK-TMAEPI-NOT: st.global
+# The store comes after the loop: no iteration waits for TMA store reads
+# (the only waits before it are those of the tensor maps' creation).
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_desc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TMANOWAIT
+# CHECK-TMANOWAIT: tensormap.cp_fenceproxy
+# CHECK-TMANOWAIT: mbarrier.init
+# CHECK-TMANOWAIT-NOT: cp.async.bulk.wait_group.read
+# CHECK-TMANOWAIT: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+# CHECK-TMANOWAIT: cp.async.bulk.wait_group.read 0;
+# CHECK-TMANOWAIT-NOT: cp.async.bulk.wait_group.read
 # At the tile level: the ring starts before the prologue's copies, each
 # copy exists only for iterations below the bound, and the phase parity
 # flips each time the read slot wraps.
