@@ -197,6 +197,35 @@ namespace {
 /// `b` is read where it lies: a shared tile in a form the instruction
 /// reads (8-bit operands K-major only), or A in the registers of its A
 /// fragment.
+/// Registers per thread of the accumulators of the other products in
+/// `op`'s loop body whose results the loop carries to its next iteration
+/// (directly, or through their wait).
+int64_t carriedAccumulatorRegs(tgpu::WgmmaOp op, unsigned numWarps) {
+  Block *body = op->getBlock();
+  if (!isa_and_nonnull<scf::ForOp, scf::WhileOp>(op->getParentOp()))
+    return 0;
+  Operation *yield = body->getTerminator();
+  auto yielded = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *u) { return u == yield; });
+  };
+  int64_t regs = 0;
+  for (auto other : body->getOps<tgpu::WgmmaOp>()) {
+    if (other == op)
+      continue;
+    Value r = other.getResult();
+    bool carried = yielded(r);
+    for (Operation *u : r.getUsers())
+      if (auto w = dyn_cast<tgpu::WgmmaWaitOp>(u))
+        for (Value x : w.getResults())
+          carried |= yielded(x);
+    if (!carried)
+      continue;
+    auto t = cast<RankedTensorType>(r.getType());
+    regs += t.getNumElements() / (32 * int64_t(numWarps)) / (t.getElementType().isF16() ? 2 : 1);
+  }
+  return regs;
+}
+
 bool operandInPlace(Value a, Value b, unsigned operand, unsigned numWarps) {
   auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
   bool eight = fp8Name(aT.getElementType()) != nullptr;
@@ -379,12 +408,16 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   auto *halfPair = llvm::FixedVectorType::get(b.getHalfTy(), 2);
 
   // The steps, k outermost: consecutive instructions write different parts
-  // of the accumulator. An accumulator of more than 128 registers per
-  // thread cannot stay whole in registers beside the operands while every
-  // part is in flight (ptxas spills around the instructions): each part
-  // then takes all its k steps before the next starts.
+  // of the accumulator. When every part in flight cannot stay in registers
+  // beside what else is live across the group (ptxas spills around the
+  // instructions), each part takes all its k steps before the next starts:
+  // for an accumulator of more than 128 registers per thread, or 192 with
+  // A's registers and the accumulators of the loop's products carried to
+  // its next iteration (attention's P V sum beside Q K^T).
   int64_t accPerThread = M * N / (32 * int64_t(L.numWarps)) / (f16Acc ? 2 : 1);
-  bool partsInTurn = accPerThread > 128;
+  int64_t live = accPerThread + int64_t(aRegs.size() * et->getPrimitiveSizeInBits() / 32) +
+                 carriedAccumulatorRegs(op, L.numWarps);
+  bool partsInTurn = accPerThread > 128 || live >= 192;
   std::vector<std::array<int64_t, 3>> steps; // (kt, mt, nt)
   for (int64_t i = 0; i < kSteps * mSteps * nSteps; ++i)
     steps.push_back(partsInTurn ? std::array<int64_t, 3>{i % kSteps, i / (kSteps * nSteps),
