@@ -464,8 +464,11 @@ static TValue dot(Emitter &em, CallArgs &c) {
     em.error(l, "tl.dot operands must have the same dtype, got " + x.dtype.name() +
                     " and " + y.dtype.name());
   DType t = x.dtype;
-  if (!(t.isFloat() || t.kind == DType::I8 || t.kind == DType::U8))
-    em.error(l, "tl.dot supports int8, uint8, fp8, fp16, bf16, fp32 and fp64 "
+  if (t.kind == DType::U8)
+    em.error(l, "tl.dot takes int8 integer operands only (as in Triton), got uint8; "
+                "convert them to int8 (values up to 127), int16 or float first");
+  if (!(t.isFloat() || t.kind == DType::I8))
+    em.error(l, "tl.dot supports int8, fp8, fp16, bf16, fp32 and fp64 "
                 "operands, got " + t.name());
   int64_t minK = t.bits() == 8 ? 32 : 16;
   if (K < minK)

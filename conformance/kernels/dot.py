@@ -1,5 +1,5 @@
 """tl.dot over operand dtypes (fp32 with each input_precision, fp16, bf16,
-int8, uint8, fp64, fp8 pairs), out_dtype, the acc argument, K loops with
+int8, fp64, fp8 pairs), out_dtype, the acc argument, K loops with
 runtime bounds and masked edges, batched 3D dot, and dot on transposed
 operands."""
 
@@ -90,7 +90,6 @@ VARIANTS = {
     "bf16": ("bf16", tl.float32, None, "", False, "fp32"),
     "bf16_to_bf16": ("bf16", tl.float32, None, "", False, "bf16"),
     "int8": ("int8", tl.int32, None, "", False, "int32"),
-    "uint8": ("uint8", tl.int32, None, "", False, "int32"),
     "fp64": ("fp64", tl.float64, None, "", False, "fp64"),
     "fp8e5": ("fp8e5", tl.float32, None, "e5m2", False, "fp32"),
     "fp8e4nv": ("fp8e4nv", tl.float32, None, "e4m3", False, "fp32"),
@@ -106,9 +105,6 @@ def _dot_make(p, rng):
         fb = "fp8e5" if fp8 in ("e5m2", "e4m3_e5m2") else "fp8e4nv"
         a = rand(rng, (m, k), fa, -2, 2)
         b = rand(rng, (k, n), fb, -2, 2)
-    elif src == "uint8":
-        a = rand(rng, (m, k), "uint8")
-        b = rand(rng, (k, n), "uint8")
     elif src == "int8":
         a = rand(rng, (m, k), "int8")
         b = rand(rng, (k, n), "int8")
@@ -122,7 +118,7 @@ def _dot_run(a, p):
     m, n, k = p.mnk
     _, acc, prec, fp8, out16, _ = VARIANTS[p.v]
     bm, bn, bk = p.blocks
-    if (fp8 or VARIANTS[p.v][0] in ("int8", "uint8")) and bk < 32:
+    if (fp8 or VARIANTS[p.v][0] == "int8") and bk < 32:
         bk = 32  # the minimum K of 8-bit dots
     dot_kernel[(cdiv(m, bm), cdiv(n, bn))](
         a.a, a.b, a.c, m, n, k, ACC=acc, PREC=prec, FP8=fp8, OUT16=out16,
@@ -232,9 +228,6 @@ MANIFESTS = [
     _dot_manifest("dot_fp16", ["fp16", "fp16_out16", "fp16_to_fp16"]),
     _dot_manifest("dot_bf16", ["bf16", "bf16_to_bf16"]),
     _dot_manifest("dot_int8", ["int8"]),
-    _dot_manifest("dot_uint8", ["uint8"], xfail={
-        "*": "uint8 operands are multiplied as signed int8 (the dot reads "
-             "i8 operands as signed)"}),
     _dot_manifest("dot_fp64", ["fp64"]),
     _dot_manifest("dot_fp8", ["fp8e5", "fp8e4nv", "fp8_mixed"]),
     Manifest("dot_batched_3d", batched_dot_kernel, _bd_make, _bd_run, _bd_ref,

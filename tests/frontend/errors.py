@@ -1046,9 +1046,21 @@ def bad_dot_small_k_int8(X, N: tl.constexpr):
 @triton.jit
 def bad_dot_int16(X, N: tl.constexpr):
     a = tl.zeros((32, 32), dtype=tl.int16)
-    # CHECK-DOT-INT16: errors.py:[[@LINE+3]]:9: error: tl.dot supports int8, uint8, fp8, fp16, bf16, fp32 and fp64 operands, got int16
+    # CHECK-DOT-INT16: errors.py:[[@LINE+3]]:9: error: tl.dot supports int8, fp8, fp16, bf16, fp32 and fp64 operands, got int16
     # CHECK-DOT-INT16-NEXT: c = tl.dot(a, a)
     # CHECK-DOT-INT16-NEXT: {{^ *\^$}}
+    c = tl.dot(a, a)
+
+
+# Triton rejects uint8 products ("only int8 supported!"); multiplying them
+# as int8 would be a silent wrong answer.
+# RUN: not tritium compile %s --kernel bad_dot_uint8 --signature "*u8,128" 2>&1 | FileCheck %s --check-prefix=CHECK-DOT-UINT8
+@triton.jit
+def bad_dot_uint8(X, N: tl.constexpr):
+    a = tl.load(X + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    # CHECK-DOT-UINT8: errors.py:[[@LINE+3]]:9: error: tl.dot takes int8 integer operands only (as in Triton), got uint8; convert them to int8 (values up to 127), int16 or float first
+    # CHECK-DOT-UINT8-NEXT: c = tl.dot(a, a)
+    # CHECK-DOT-UINT8-NEXT: {{^ *\^$}}
     c = tl.dot(a, a)
 
 
