@@ -544,10 +544,10 @@ std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps,
 /// A product on v_mfma_f32_32x32x8{f16,bf16_1k} or, with 16x16 blocks,
 /// v_mfma_f32_16x16x16{f16,bf16_1k} (AMD CDNA, wave64); on gfx950 on
 /// v_mfma_f32_32x32x16_{f16,bf16} and 16x16x32 (twice the k per
-/// instruction). A is staged [M, K] and B transposed, [N, K], in shared
-/// memory in their own 16-bit type; each lane then reads its four (gfx950:
-/// eight) k values of a block's row (A) and column (B) as one 8-byte
-/// (16-byte) load: lane % B picks the row/column, lane / B the k group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
+/// instruction); int8 on the v_mfma_i32 ones. A is staged [M, K] and B
+/// transposed, [N, K], in shared memory in their own type; each lane then
+/// reads its four (gfx950, int8 from gfx942: eight) k values of a block's
+/// row (A) and column (B) as one load: lane % B picks the row/column, lane / B the k group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
 /// per block; in its transposed form the instruction takes B's fragment as
 /// its first operand and A's as its second (each block then holds C^T).
 /// A in mfmaOperandA's layout is not staged: its fragments are its
@@ -558,6 +558,8 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool bf16 = aT.getElementType().isBF16();
+  bool int8 = aT.getElementType().isInteger(8);
+  unsigned eb = int8 ? 1 : 2; // bytes per operand element
   unsigned wm = shape.wm, wn = shape.wn;
   int64_t B = shape.block;
   unsigned perBlock = unsigned(B * B / 64);
@@ -569,10 +571,10 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   if (!c.layout ||
       (!transposed && *c.layout != LinearLayout::mfmaAccumulator(M, N, wm, wn, unsigned(B))))
     return L.fail(op, "internal error: an MFMA product's accumulator is not in the MFMA layout");
-  llvm::Type *ht = bf16 ? b.getBFloatTy() : b.getHalfTy();
+  llvm::Type *ht = int8 ? b.getInt8Ty() : bf16 ? b.getBFloatTy() : b.getHalfTy();
   // A already in the registers of its fragments (a product's transposed
   // accumulator, converted elementwise: attention's P) is read there.
-  bool aInRegs = K % B == 0 && a.layout &&
+  bool aInRegs = !int8 && K % B == 0 && a.layout &&
                  *a.layout == LinearLayout::mfmaOperandA(M, K, wm, wn, unsigned(B));
   // gfx950 doubles the k of each instruction (v_mfma_f32_32x32x16_{f16,bf16},
   // 16x16x32): each lane holds eight k values of its row or column, with
@@ -581,11 +583,20 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   // ones (one 16-byte read); A held in registers (four-value fragments of
   // the narrower instruction) takes two narrow steps' fragments side by
   // side, and B is read for the same k, 8 bytes at a time.
+  //
+  // int8 (signed, an int32 accumulator): v_mfma_i32_32x32x8i8 and
+  // 16x16x16i8 take four k values a lane (one i32); gfx942 and gfx950 have
+  // v_mfma_i32_32x32x16_i8 and 16x16x32_i8 instead, eight a lane (one
+  // i64), and gfx950 also 32x32x32_i8 and 16x16x64_i8, sixteen a lane (four
+  // i32), all with the same accumulator.
   int64_t narrowStep = B == 32 ? 8 : 16;
-  bool wide = L.target.name() == "hip:gfx950" && K % (2 * narrowStep) == 0;
-  int64_t kPerLane = wide ? 8 : 4, kStep = narrowStep * (wide ? 2 : 1);
-  unsigned bOffset = aInRegs ? 0 : unsigned(M * K * 2);
-  L.reserveShared(unsigned(bOffset + N * K * 2));
+  bool gfx950 = L.target.name() == "hip:gfx950";
+  bool wide = int8 ? L.target.name() != "hip:gfx90a" : gfx950 && K % (2 * narrowStep) == 0;
+  bool widest = int8 && gfx950 && K % (4 * narrowStep) == 0;
+  int64_t kPerLane = widest ? 16 : wide ? 8 : 4;
+  int64_t kStep = narrowStep * kPerLane / 4;
+  unsigned bOffset = aInRegs ? 0 : unsigned(M * K * eb);
+  L.reserveShared(unsigned(bOffset + N * K * eb));
   L.barrier();
   if (!aInRegs)
     for (unsigned r = 0; r < a.layout->numRegs(); ++r)
@@ -608,7 +619,8 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   // (The older bf16 instructions take their values as i16.)
   llvm::Type *pieceElt = bf16 && !wide ? (llvm::Type *)b.getInt16Ty() : ht;
   auto *pieceTy = llvm::FixedVectorType::get(pieceElt, 4);
-  auto *accTy = llvm::FixedVectorType::get(b.getFloatTy(), perBlock);
+  auto *accTy = llvm::FixedVectorType::get(int8 ? (llvm::Type *)b.getInt32Ty() : b.getFloatTy(),
+                                           perBlock);
   // Row (column) of block mt (nt) this lane reads, times K.
   std::vector<llvm::Value *> aRow, bRow;
   for (int64_t mt = 0; mt < MT; ++mt)
@@ -626,7 +638,13 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
       v = b.CreateInsertElement(v, c.regs[perBlock * blk + i], uint64_t(i));
     acc[blk] = v;
   }
-  auto id = wide ? (B == 32 ? (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_bf16
+  auto id = int8 ? (widest ? (B == 32 ? llvm::Intrinsic::amdgcn_mfma_i32_32x32x32_i8
+                                       : llvm::Intrinsic::amdgcn_mfma_i32_16x16x64_i8)
+                   : wide ? (B == 32 ? llvm::Intrinsic::amdgcn_mfma_i32_32x32x16_i8
+                                     : llvm::Intrinsic::amdgcn_mfma_i32_16x16x32_i8)
+                          : (B == 32 ? llvm::Intrinsic::amdgcn_mfma_i32_32x32x8i8
+                                     : llvm::Intrinsic::amdgcn_mfma_i32_16x16x16i8))
+          : wide ? (B == 32 ? (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_bf16
                                      : llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_f16)
                              : (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_bf16
                                      : llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_f16))
@@ -639,8 +657,16 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   auto read = [&](llvm::Value *rowTimesK, int64_t first, int64_t count, unsigned offset) {
     llvm::Value *idx = b.CreateAdd(
         rowTimesK, b.CreateAdd(b.CreateMul(kGroup, L.i32(count)), L.i32(first)));
-    return b.CreateAlignedLoad(llvm::FixedVectorType::get(pieceElt, unsigned(count)),
-                               L.sharedPtr(ht, idx, offset), llvm::Align(unsigned(count * 2)));
+    llvm::Value *v =
+        b.CreateAlignedLoad(llvm::FixedVectorType::get(pieceElt, unsigned(count)),
+                            L.sharedPtr(ht, idx, offset), llvm::Align(unsigned(count * eb)));
+    // The int8 instructions take a lane's bytes as one i32, one i64 or
+    // four i32.
+    if (!int8)
+      return v;
+    return b.CreateBitCast(v, count == 16 ? (llvm::Type *)llvm::FixedVectorType::get(
+                                                 b.getInt32Ty(), 4)
+                                          : b.getIntNTy(unsigned(8 * count)));
   };
   auto concat = [&](llvm::Value *x, llvm::Value *y) {
     return b.CreateShuffleVector(x, y, llvm::ArrayRef<int>{0, 1, 2, 3, 4, 5, 6, 7});
@@ -850,15 +876,18 @@ MfmaShape tritium::codegen::dotMfmaShape(Operation *o, unsigned numWarps) {
   auto aT = cast<RankedTensorType>(op.getA().getType());
   auto bT = cast<RankedTensorType>(op.getB().getType());
   auto cT = cast<RankedTensorType>(op.getC().getType());
-  if (cT.getRank() != 2 || !cT.getElementType().isF32())
+  if (cT.getRank() != 2)
     return {};
   Type ae = aT.getElementType();
-  if (ae != bT.getElementType() || !(ae.isF16() || ae.isBF16()))
+  bool int8 = ae.isInteger(8) && cT.getElementType().isInteger(32);
+  if (ae != bT.getElementType() ||
+      !(int8 || ((ae.isF16() || ae.isBF16()) && cT.getElementType().isF32())))
     return {};
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
-  // 32x32x8 where every wave gets blocks of its own, else 16x16x16.
+  // 32x32x8 where every wave gets blocks of its own, else 16x16x16 (int8:
+  // k steps of 16 and 32, which the instructions of every target divide).
   for (int64_t B : {32, 16}) {
-    int64_t kStep = B == 32 ? 8 : 16;
+    int64_t kStep = (B == 32 ? 8 : 16) * (int8 ? 2 : 1);
     if (M % B || N % B || K % kStep)
       continue;
     auto [wm, wn] = mfmaWarps(M, N, numWarps, B);

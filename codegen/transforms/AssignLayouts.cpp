@@ -667,10 +667,12 @@ LogicalResult Assigner::op(Operation *op) {
                                                  mf.wn, mf.block, true)));
       // An A made outside the loop around the product (attention's Q) is
       // converted once into the registers of its fragments, instead of
-      // being staged in LDS at every product.
-      int64_t K = cast<RankedTensorType>(d.getA().getType()).getShape()[1];
+      // being staged in LDS at every product (16-bit operands).
+      auto at = cast<RankedTensorType>(d.getA().getType());
+      int64_t K = at.getShape()[1];
       Operation *loop = op->getParentOfType<scf::ForOp>();
-      if (loop && K % mf.block == 0 && !loop->isAncestor(d.getA().getParentRegion()->getParentOp()))
+      if (loop && K % mf.block == 0 && at.getElementType().getIntOrFloatBitWidth() == 16 &&
+          !loop->isAncestor(d.getA().getParentRegion()->getParentOp()))
         need(d.getAMutable(), share(LinearLayout::mfmaOperandA(ct.getShape()[0], K, mf.wm,
                                                                mf.wn, mf.block)));
     } else if (dotUsesMma(d, o.computeCapability, o.numWarps)) {

@@ -103,6 +103,37 @@
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,32,32,16" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA950-K16
 # MFMA950-K16: v_mfma_f32_16x16x16_f16
 # MFMA950-K16-NOT: v_mfma
+# int8 operands with an int32 accumulator: v_mfma_i32_32x32x8i8 (four k
+# values a lane, one dword) on gfx90a, 32x32x16_i8 (eight, a dword pair)
+# on gfx942 and 32x32x32_i8 (sixteen, four dwords) on gfx950; the k steps
+# shrink the products per tile accordingly (8 blocks of 32x32 here: 64, 32
+# and 16 k steps of 8, 16 and 32 over K = 64).
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,128,64,64" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=MFMA-I8-90A
+# MFMA-I8-90A-COUNT-16: v_mfma_i32_32x32x8i8
+# MFMA-I8-90A-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,128,64,64" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA-I8-942
+# MFMA-I8-942: ds_read2_b64
+# MFMA-I8-942-COUNT-8: v_mfma_i32_32x32x16_i8
+# MFMA-I8-942-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,128,64,64" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA-I8-950
+# MFMA-I8-950: ds_read_b128
+# MFMA-I8-950-COUNT-4: v_mfma_i32_32x32x32_i8
+# MFMA-I8-950-NOT: v_mfma
+# 16x16 blocks: 16x16x16i8, 16x16x32_i8, 16x16x64_i8.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,32,32,64" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=MFMA16-I8-90A
+# MFMA16-I8-90A-COUNT-4: v_mfma_i32_16x16x16i8
+# MFMA16-I8-90A-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,32,32,64" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA16-I8-942
+# MFMA16-I8-942-COUNT-2: v_mfma_i32_16x16x32_i8
+# MFMA16-I8-942-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,32,32,64" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA16-I8-950
+# MFMA16-I8-950: v_mfma_i32_16x16x64_i8
+# MFMA16-I8-950-NOT: v_mfma
+# A K the sixteen-value instruction does not divide (32, in 16x16 blocks)
+# keeps the eight-value one on gfx950.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,32,32,32" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA950-I8-K32
+# MFMA950-I8-K32: v_mfma_i32_16x16x32_i8
+# MFMA950-I8-K32-NOT: v_mfma
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp32:16,*fp32:16,*fp32:16,64,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,16,16,16" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # NO-MFMA-NOT: v_mfma
