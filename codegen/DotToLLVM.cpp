@@ -541,6 +541,22 @@ std::pair<unsigned, unsigned> mfmaWarps(int64_t M, int64_t N, unsigned numWarps,
   return {wm, wn};
 }
 
+/// The AMD target of a lowering ("gfx942").
+std::string amdArch(Lowering &L) {
+  std::string n = L.target.name();
+  return llvm::StringRef(n).starts_with("hip:") ? n.substr(4) : n;
+}
+
+/// Whether `t` is an fp8 format `amdArch`'s MFMA instructions take: gfx942
+/// reads FNUZ e4m3 ("fp8") and e5m2 ("bf8"), gfx950 the OCP ones.
+bool mfmaFp8(Type t, llvm::StringRef amdArch) {
+  if (amdArch == "gfx942")
+    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
+  if (amdArch == "gfx950")
+    return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  return false;
+}
+
 /// A product on v_mfma_f32_32x32x8{f16,bf16_1k} or, with 16x16 blocks,
 /// v_mfma_f32_16x16x16{f16,bf16_1k} (AMD CDNA, wave64); on gfx950 on
 /// v_mfma_f32_32x32x16_{f16,bf16} and 16x16x32 (twice the k per
@@ -558,7 +574,10 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   auto cT = cast<RankedTensorType>(op.getC().getType());
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   bool bf16 = aT.getElementType().isBF16();
-  bool int8 = aT.getElementType().isInteger(8);
+  Type ae = aT.getElementType();
+  Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
+  bool fp8 = mfmaFp8(ae, amdArch(L));
+  bool int8 = ae.isInteger(8) || fp8; // 8-bit operands (fp8 as their bits)
   unsigned eb = int8 ? 1 : 2; // bytes per operand element
   unsigned wm = shape.wm, wn = shape.wn;
   int64_t B = shape.block;
@@ -592,8 +611,11 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   int64_t narrowStep = B == 32 ? 8 : 16;
   bool gfx950 = L.target.name() == "hip:gfx950";
   bool wide = int8 ? L.target.name() != "hip:gfx90a" : gfx950 && K % (2 * narrowStep) == 0;
-  bool widest = int8 && gfx950 && K % (4 * narrowStep) == 0;
-  int64_t kPerLane = widest ? 16 : wide ? 8 : 4;
+  bool widest = int8 && !fp8 && gfx950 && K % (4 * narrowStep) == 0;
+  // fp8 on gfx950: v_mfma_f32_32x32x64_f8f6f4 and 16x16x128, thirty-two a
+  // lane (eight i32), the formats given as operands, unscaled.
+  bool f8f6f4 = fp8 && gfx950 && K % (8 * narrowStep) == 0;
+  int64_t kPerLane = f8f6f4 ? 32 : widest ? 16 : wide ? 8 : 4;
   int64_t kStep = narrowStep * kPerLane / 4;
   unsigned bOffset = aInRegs ? 0 : unsigned(M * K * eb);
   L.reserveShared(unsigned(bOffset + N * K * eb));
@@ -619,8 +641,8 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
   // (The older bf16 instructions take their values as i16.)
   llvm::Type *pieceElt = bf16 && !wide ? (llvm::Type *)b.getInt16Ty() : ht;
   auto *pieceTy = llvm::FixedVectorType::get(pieceElt, 4);
-  auto *accTy = llvm::FixedVectorType::get(int8 ? (llvm::Type *)b.getInt32Ty() : b.getFloatTy(),
-                                           perBlock);
+  auto *accTy = llvm::FixedVectorType::get(
+      int8 && !fp8 ? (llvm::Type *)b.getInt32Ty() : b.getFloatTy(), perBlock);
   // Row (column) of block mt (nt) this lane reads, times K.
   std::vector<llvm::Value *> aRow, bRow;
   for (int64_t mt = 0; mt < MT; ++mt)
@@ -638,7 +660,7 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
       v = b.CreateInsertElement(v, c.regs[perBlock * blk + i], uint64_t(i));
     acc[blk] = v;
   }
-  auto id = int8 ? (widest ? (B == 32 ? llvm::Intrinsic::amdgcn_mfma_i32_32x32x32_i8
+  llvm::Intrinsic::ID id = int8 ? (widest ? (B == 32 ? llvm::Intrinsic::amdgcn_mfma_i32_32x32x32_i8
                                        : llvm::Intrinsic::amdgcn_mfma_i32_16x16x64_i8)
                    : wide ? (B == 32 ? llvm::Intrinsic::amdgcn_mfma_i32_32x32x16_i8
                                      : llvm::Intrinsic::amdgcn_mfma_i32_16x16x32_i8)
@@ -652,6 +674,31 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
                             : llvm::Intrinsic::amdgcn_mfma_f32_32x32x8f16)
                     : (bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x16bf16_1k
                             : llvm::Intrinsic::amdgcn_mfma_f32_16x16x16f16);
+  // fp8 (eight a lane, as int8 from gfx942 on): v_mfma_f32_32x32x16 and
+  // 16x16x32 with each operand's format in the name (fp8: e4m3, bf8: e5m2;
+  // the first is the instruction's first operand).
+  auto fp8Id = [&](Type first, Type second) {
+    bool f = isa<Float8E5M2Type, Float8E5M2FNUZType>(first);
+    bool s2 = isa<Float8E5M2Type, Float8E5M2FNUZType>(second);
+    if (B == 32)
+      return f ? (s2 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_bf8_bf8
+                     : llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_bf8_fp8)
+               : (s2 ? llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_fp8_bf8
+                     : llvm::Intrinsic::amdgcn_mfma_f32_32x32x16_fp8_fp8);
+    return f ? (s2 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_bf8_bf8
+                   : llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_bf8_fp8)
+             : (s2 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_fp8_bf8
+                   : llvm::Intrinsic::amdgcn_mfma_f32_16x16x32_fp8_fp8);
+  };
+  if (fp8)
+    id = transposed ? fp8Id(be, ae) : fp8Id(ae, be);
+  if (f8f6f4)
+    id = B == 32 ? llvm::Intrinsic::amdgcn_mfma_scale_f32_32x32x64_f8f6f4
+                 : llvm::Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4;
+  // The f8f6f4 instructions' format codes: 0 e4m3, 1 e5m2.
+  auto formatCode = [&](Type t) {
+    return L.i32(isa<Float8E5M2Type, Float8E5M2FNUZType>(t) ? 1 : 0);
+  };
   // `count` k values from k = group * count + first on, of the row (column)
   // at rowTimesK / K, in one load.
   auto read = [&](llvm::Value *rowTimesK, int64_t first, int64_t count, unsigned offset) {
@@ -664,8 +711,8 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
     // four i32.
     if (!int8)
       return v;
-    return b.CreateBitCast(v, count == 16 ? (llvm::Type *)llvm::FixedVectorType::get(
-                                                 b.getInt32Ty(), 4)
+    return b.CreateBitCast(v, count >= 16 ? (llvm::Type *)llvm::FixedVectorType::get(
+                                                 b.getInt32Ty(), unsigned(count / 4))
                                           : b.getIntNTy(unsigned(8 * count)));
   };
   auto concat = [&](llvm::Value *x, llvm::Value *y) {
@@ -708,7 +755,14 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
       for (int64_t nt = 0; nt < NT; ++nt) {
         llvm::Value *&d = acc[nt + NT * mt];
         llvm::Value *x = transposed ? bf[nt] : af[mt], *y = transposed ? af[mt] : bf[nt];
-        d = b.CreateIntrinsic(accTy, id, {x, y, d, L.i32(0), L.i32(0), L.i32(0)});
+        if (f8f6f4) {
+          Type fx = transposed ? be : ae, fy = transposed ? ae : be;
+          d = b.CreateIntrinsic(accTy, id,
+                                {x, y, d, formatCode(fx), formatCode(fy), L.i32(0), L.i32(0),
+                                 L.i32(0), L.i32(0)});
+        } else {
+          d = b.CreateIntrinsic(accTy, id, {x, y, d, L.i32(0), L.i32(0), L.i32(0)});
+        }
       }
   }
   std::vector<llvm::Value *> out(c.regs.size());
@@ -722,7 +776,7 @@ LogicalResult dotMfma(Lowering &L, tile::DotOp op, MfmaShape shape) {
 LogicalResult dot(Lowering &L, Operation *o) {
   auto op = cast<tile::DotOp>(o);
   if (!L.target.isNvidia())
-    if (MfmaShape mf = dotMfmaShape(op, L.numWarps); mf.block)
+    if (MfmaShape mf = dotMfmaShape(op, L.numWarps, amdArch(L)); mf.block)
       return dotMfma(L, op, mf);
   if (dotUsesWgmma(op, parseCudaTarget(L.target.name()), L.numWarps))
     return L.fail(op, "internal error: a wgmma product not issued as a tgpu.wgmma group");
@@ -869,7 +923,8 @@ tritium::codegen::assignedMmaWarps(tile::DotOp op, unsigned numWarps, unsigned c
   return dotMmaWarps(op, numWarps, computeCapability);
 }
 
-MfmaShape tritium::codegen::dotMfmaShape(Operation *o, unsigned numWarps) {
+MfmaShape tritium::codegen::dotMfmaShape(Operation *o, unsigned numWarps,
+                                         llvm::StringRef amdArch) {
   auto op = dyn_cast<tile::DotOp>(o);
   if (!op)
     return {};
@@ -880,9 +935,12 @@ MfmaShape tritium::codegen::dotMfmaShape(Operation *o, unsigned numWarps) {
     return {};
   Type ae = aT.getElementType();
   bool int8 = ae.isInteger(8) && cT.getElementType().isInteger(32);
-  if (ae != bT.getElementType() ||
-      !(int8 || ((ae.isF16() || ae.isBF16()) && cT.getElementType().isF32())))
+  bool fp8 = mfmaFp8(ae, amdArch) && mfmaFp8(bT.getElementType(), amdArch) &&
+             cT.getElementType().isF32();
+  if (!fp8 && (ae != bT.getElementType() ||
+               !(int8 || ((ae.isF16() || ae.isBF16()) && cT.getElementType().isF32()))))
     return {};
+  int8 |= fp8; // eight 8-bit values a lane, like int8 from gfx942 on
   int64_t M = cT.getShape()[0], N = cT.getShape()[1], K = aT.getShape()[1];
   // 32x32x8 where every wave gets blocks of its own, else 16x16x16 (int8:
   // k steps of 16 and 32, which the instructions of every target divide).

@@ -473,14 +473,15 @@ llvm::Value *callMathLibrary(Lowering &L, llvm::StringRef name,
 /// True when `dot` (a tile.dot) runs on tensor cores (mma.sync) for this
 /// compute capability and warp count (DotToLLVM.cpp).
 bool dotUsesMma(mlir::Operation *dot, unsigned computeCapability, unsigned numWarps);
-/// Whether a product runs on AMD's MFMA (fp16 or bf16 operands, an fp32
-/// accumulator, 2-D, every wave a block of its own): v_mfma_f32_32x32x8
-/// where 32x32 blocks allow that, else v_mfma_f32_16x16x16. The block size
-/// (32, 16; 0: no MFMA) and the waves over (M, N) it takes.
+/// Whether a product runs on AMD's MFMA (fp16 or bf16 operands and an fp32
+/// accumulator, int8 and an int32 one, or fp8 in the target's formats and
+/// an fp32 one; 2-D, every wave a block of its own): v_mfma_*_32x32xK
+/// where 32x32 blocks allow that, else 16x16xK. The block size (32, 16; 0:
+/// no MFMA) and the waves over (M, N) it takes. `amdArch`: "gfx942".
 struct MfmaShape {
   unsigned block = 0, wm = 1, wn = 1;
 };
-MfmaShape dotMfmaShape(mlir::Operation *dot, unsigned numWarps);
+MfmaShape dotMfmaShape(mlir::Operation *dot, unsigned numWarps, llvm::StringRef amdArch);
 /// True when `dot` runs on Hopper's warpgroup MMA (wgmma, sm_90a) for this
 /// compute capability and warp count (nvidia/WgmmaToLLVM.cpp): a
 /// tgpu.wgmma, or a tile.dot that becomes one; such a tile.dot also

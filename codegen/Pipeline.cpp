@@ -348,6 +348,7 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     lo.computeCapability = cc;
     lo.warpSize = target->warpSize();
     lo.mfma = amd;
+    lo.amdArch = options.amdArch;
     lo.layoutBits = lowering.layoutBits;
     lo.vectorWidth = vectorWidth;
     std::string why;

@@ -659,7 +659,7 @@ LogicalResult Assigner::op(Operation *op) {
   }
   if (auto d = dyn_cast<tile::DotOp>(op)) {
     auto ct = d.getType();
-    MfmaShape mf = o.mfma ? dotMfmaShape(d, o.numWarps) : MfmaShape{};
+    MfmaShape mf = o.mfma ? dotMfmaShape(d, o.numWarps, o.amdArch) : MfmaShape{};
     if (mf.block) {
       // Blocks transposed: a lane's registers run along the row (stores
       // of four consecutive elements, row reductions mostly in-thread).

@@ -30,6 +30,9 @@ struct LayoutOptions {
   unsigned warpSize = 32;
   /// AMD CDNA (gfx90a/942/950): products that fit go to MFMA.
   bool mfma = false;
+  /// The AMD target ("gfx942"), whose MFMA instructions take fp8 in its
+  /// own formats (FNUZ on gfx942, OCP on gfx950).
+  std::string amdArch;
   /// Element width the default layouts are made for (defaultLayoutBits).
   unsigned layoutBits = 32;
   /// May be empty: no access is known to be contiguous.

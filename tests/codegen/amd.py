@@ -134,6 +134,33 @@
 # RUN: tritium compile %s --kernel dot_kernel --signature "*i8:16,*i8:16,*i32:16,32,32,32" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA950-I8-K32
 # MFMA950-I8-K32: v_mfma_i32_16x16x32_i8
 # MFMA950-I8-K32-NOT: v_mfma
+# fp8 with an fp32 accumulator, in the formats each target's MFMA reads:
+# gfx942 the FNUZ ones (fp8e4b8 "fp8", fp8e5b16 "bf8"), eight a lane on
+# v_mfma_f32_32x32x16_{fp8,bf8}_{fp8,bf8} (the first format is the first
+# operand's: B's, the blocks being held transposed); gfx950 the OCP ones,
+# thirty-two a lane on v_mfma_f32_32x32x64_f8f6f4 with the formats as
+# cbsz (first) and blgp (second), 1 for e5m2.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e4b8:16,*fp8e4b8:16,*fp32:16,128,64,64" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA-F8-942
+# MFMA-F8-942: ds_read2_b64
+# MFMA-F8-942-COUNT-8: v_mfma_f32_32x32x16_fp8_fp8
+# MFMA-F8-942-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e5b16:16,*fp8e4b8:16,*fp32:16,128,64,64" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=MFMA-F8-942-MIXED
+# MFMA-F8-942-MIXED-COUNT-8: v_mfma_f32_32x32x16_fp8_bf8
+# MFMA-F8-942-MIXED-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e5:16,*fp8e5:16,*fp32:16,128,64,64" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA-F8-950
+# MFMA-F8-950-COUNT-2: v_mfma_f32_32x32x64_f8f6f4 {{.*}} cbsz:1 blgp:1
+# MFMA-F8-950-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e4nv:16,*fp8e5:16,*fp32:16,32,32,128" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA16-F8-950
+# MFMA16-F8-950: v_mfma_f32_16x16x128_f8f6f4 {{.*}} cbsz:1{{$}}
+# MFMA16-F8-950-NOT: v_mfma
+# A K the f8f6f4 instructions do not divide takes 32x32x16 (OCP formats on
+# gfx950). Formats a target's MFMA does not read (OCP fp8 on gfx942, any on
+# gfx90a) take the FMA path.
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e4nv:16,*fp8e4nv:16,*fp32:16,64,64,32" --target hip:gfx950 --emit amdgcn | FileCheck %s --check-prefix=MFMA-F8-950-K32
+# MFMA-F8-950-K32-COUNT-2: v_mfma_f32_32x32x16_fp8_fp8
+# MFMA-F8-950-K32-NOT: v_mfma
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e4nv:16,*fp8e4nv:16,*fp32:16,64,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
+# RUN: tritium compile %s --kernel dot_kernel --signature "*fp8e4b8:16,*fp8e4b8:16,*fp32:16,64,64,32" --target hip:gfx90a --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp32:16,*fp32:16,*fp32:16,64,64,32" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # RUN: tritium compile %s --kernel dot_kernel --signature "*fp16:16,*fp16:16,*fp32:16,16,16,16" --target hip:gfx942 --emit amdgcn | FileCheck %s --check-prefix=NO-MFMA
 # NO-MFMA-NOT: v_mfma
