@@ -1,6 +1,7 @@
 """tritium's AMD code against Triton's: MFMA use, registers, LDS, occupancy.
 
-For the fp16 matmul (bench_kernels.matmul_kernel) in tile configurations of
+For the fp16 matmul (bench_kernels.matmul_kernel, and with the target's
+fp8 operands on gfx942 and gfx950) in tile configurations of
 the kind Triton's AMD autotuning tries, and the attention forward pass
 (bench_kernels.attn_fwd, not causal, HEAD_DIM 64 and 128), each is compiled
 for gfx942 (``--arch gfx90a`` or ``gfx950`` for the others) with no GPU:
@@ -55,16 +56,34 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS_FILE = os.path.join(HERE, "bench_kernels.py")
 
 
-def matmul(m, n, k, warps, stages=2, group=8):
+def matmul(m, n, k, warps, stages=2, group=8, dtype="fp16"):
+    """dtype "fp8": the target's native fp8 e4m3 (fp8e4b8 on gfx942,
+    fp8e4nv on gfx950; no row on gfx90a), with fp16 results."""
     params = [
-        ("a_ptr", "*fp16:16"), ("b_ptr", "*fp16:16"), ("c_ptr", "*fp16:16"),
+        ("a_ptr", "*%s:16" % dtype), ("b_ptr", "*%s:16" % dtype), ("c_ptr", "*fp16:16"),
         ("M", "i32:16"), ("N", "i32:16"), ("K", "i32:16"),
         ("stride_am", "i32:16"), ("stride_ak", 1), ("stride_bk", 1),
         ("stride_bn", "i32:16"), ("stride_cm", "i32:16"), ("stride_cn", 1),
         ("BLOCK_SIZE_M", m), ("BLOCK_SIZE_N", n), ("BLOCK_SIZE_K", k),
         ("GROUP_SIZE_M", group)]
-    return ("matmul fp16 %dx%dx%d w%d s%d" % (m, n, k, warps, stages),
+    return ("matmul %s %dx%dx%d w%d s%d" % (dtype, m, n, k, warps, stages),
             "matmul_kernel", params, warps, stages)
+
+
+FP8 = {"gfx942": "fp8e4b8", "gfx950": "fp8e4nv"}
+
+
+def for_arch(config, arch):
+    """`config` with its "fp8" operands in `arch`'s native format; None
+    where the target has none."""
+    name, kernel, params, warps, stages = config
+    if " fp8 " not in name:
+        return config
+    if arch not in FP8:
+        return None
+    params = [(p, e.replace("*fp8:", "*%s:" % FP8[arch]) if isinstance(e, str) else e)
+              for p, e in params]
+    return (name.replace(" fp8 ", " %s " % FP8[arch]), kernel, params, warps, stages)
 
 
 def attention(head_dim, block_m, block_n, warps, stages=1):
@@ -88,6 +107,8 @@ CONFIGS = [
     matmul(256, 256, 64, 8),
     matmul(64, 128, 32, 4),
     matmul(256, 256, 16, 8),
+    matmul(128, 128, 64, 4, dtype="fp8"),
+    matmul(128, 256, 128, 8, dtype="fp8"),
     attention(64, 128, 64, 4),
     attention(128, 128, 64, 4),
 ]
@@ -275,6 +296,9 @@ def main(argv=None):
     os.makedirs(work, exist_ok=True)
     rows = []
     for config in CONFIGS:
+        config = for_arch(config, args.arch)
+        if config is None:
+            continue
         name = config[0]
         if args.only and not any(s in name for s in args.only):
             continue
