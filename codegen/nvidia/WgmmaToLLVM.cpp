@@ -193,10 +193,6 @@ bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
 
 namespace {
 
-/// Whether operand `operand` (0: A, 1: B) of a wgmma product of `a` and
-/// `b` is read where it lies: a shared tile in a form the instruction
-/// reads (8-bit operands K-major only), or A in the registers of its A
-/// fragment.
 /// Registers per thread of the accumulators of the other products in
 /// `op`'s loop body whose results the loop carries to its next iteration
 /// (directly, or through their wait).
@@ -226,6 +222,10 @@ int64_t carriedAccumulatorRegs(tgpu::WgmmaOp op, unsigned numWarps) {
   return regs;
 }
 
+/// Whether operand `operand` (0: A, 1: B) of a wgmma product of `a` and
+/// `b` is read where it lies: a shared tile in a form the instruction
+/// reads (8-bit operands K-major only), or A in the registers of its A
+/// fragment.
 bool operandInPlace(Value a, Value b, unsigned operand, unsigned numWarps) {
   auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
   bool eight = fp8Name(aT.getElementType()) != nullptr;
@@ -440,7 +440,7 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   unsigned next = total;
   // The base descriptors come first among the inputs.
   std::string aBase, bBase;
-  if (!aRegs.size()) {
+  if (aRegs.empty()) {
     args.push_back(aDesc);
     argTys.push_back(i64);
     cons += ",l";
