@@ -560,10 +560,12 @@ bool mfmaFp8(Type t, llvm::StringRef amdArch) {
 /// A product on v_mfma_f32_32x32x8{f16,bf16_1k} or, with 16x16 blocks,
 /// v_mfma_f32_16x16x16{f16,bf16_1k} (AMD CDNA, wave64); on gfx950 on
 /// v_mfma_f32_32x32x16_{f16,bf16} and 16x16x32 (twice the k per
-/// instruction); int8 on the v_mfma_i32 ones. A is staged [M, K] and B
-/// transposed, [N, K], in shared memory in their own type; each lane then
-/// reads its four (gfx950, int8 from gfx942: eight) k values of a block's
-/// row (A) and column (B) as one load: lane % B picks the row/column, lane / B the k group. The accumulator stays in mfmaAccumulator's registers, B * B / 64
+/// instruction); int8 on the v_mfma_i32 ones, fp8 on the target's fp8
+/// ones. A is staged [M, K] and B transposed, [N, K], in shared memory in
+/// their own type; each lane then reads its four (gfx950 16-bit, 8-bit from
+/// gfx942: eight or more) k values of a block's row (A) and column (B) as
+/// one load: lane % B picks the row/column, lane / B the k group. The
+/// accumulator stays in mfmaAccumulator's registers, B * B / 64
 /// per block; in its transposed form the instruction takes B's fragment as
 /// its first operand and A's as its second (each block then holds C^T).
 /// A in mfmaOperandA's layout is not staged: its fragments are its
