@@ -44,28 +44,88 @@ namespace {
 struct Carried {
   std::vector<LayoutRef> layouts;
   std::vector<llvm::PHINode *> phis;
+  /// On AMD, 8- and 16-bit registers cross the back edge packed, four or
+  /// two to a 32-bit word: a phi of its own per element would take a whole
+  /// VGPR (an fp8 tile loaded one iteration early, 16 bytes a thread, took
+  /// 16 VGPRs instead of 4). Registers per phi (1: not packed).
+  bool pack = false;
+  std::vector<unsigned> width;
+
+  /// How many registers from `regs[i]` on go into one phi.
+  static unsigned groupAt(llvm::ArrayRef<llvm::Value *> regs, size_t i, size_t end) {
+    llvm::Type *t = regs[i]->getType();
+    unsigned bits = t->isIntegerTy() || t->isHalfTy() || t->isBFloatTy()
+                        ? unsigned(t->getPrimitiveSizeInBits())
+                        : 0;
+    if (bits != 8 && bits != 16)
+      return 1;
+    unsigned k = 32 / bits;
+    if (i + k > end)
+      return 1;
+    for (unsigned j = 1; j < k; ++j)
+      if (regs[i + j]->getType() != t)
+        return 1;
+    return k;
+  }
+  /// `regs[i..i+k)` as one 32-bit word, built before `at`.
+  static llvm::Value *packed(llvm::ArrayRef<llvm::Value *> regs, size_t i, unsigned k,
+                             llvm::Instruction *at) {
+    llvm::IRBuilder<> pb(at);
+    llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(regs[i]->getType(), k));
+    for (unsigned j = 0; j < k; ++j)
+      v = pb.CreateInsertElement(v, regs[i + j], uint64_t(j));
+    return pb.CreateBitCast(v, pb.getInt32Ty());
+  }
 
   void create(Lowering &L, llvm::ArrayRef<Value> types,
               llvm::ArrayRef<llvm::Value *> init, llvm::BasicBlock *from) {
-    for (llvm::Value *v : init) {
-      auto *phi = L.b.CreatePHI(v->getType(), 2);
-      phi->addIncoming(v, from);
-      phis.push_back(phi);
+    // Values' register runs, so that a packed word never spans two.
+    size_t k = 0;
+    for (LayoutRef l : layouts) {
+      size_t n = l ? l->numRegs() : 1, end = k + n;
+      while (k < end) {
+        unsigned w = pack ? groupAt(init, k, end) : 1;
+        llvm::Value *v = w == 1 ? init[k] : packed(init, k, w, from->getTerminator());
+        auto *phi = L.b.CreatePHI(v->getType(), 2);
+        phi->addIncoming(v, from);
+        phis.push_back(phi);
+        width.push_back(w);
+        elemTypes.push_back(init[k]->getType());
+        k += w;
+      }
     }
   }
   void bind(Lowering &L, llvm::ArrayRef<Value> vals) {
+    // (Phis made without create, an scf.if's, hold one register each.)
+    std::vector<llvm::Value *> regs;
+    for (size_t i = 0; i < phis.size(); ++i) {
+      unsigned w = i < width.size() ? width[i] : 1;
+      if (w == 1) {
+        regs.push_back(phis[i]);
+        continue;
+      }
+      llvm::Value *v = L.b.CreateBitCast(phis[i], llvm::FixedVectorType::get(elemTypes[i], w));
+      for (unsigned j = 0; j < w; ++j)
+        regs.push_back(L.b.CreateExtractElement(v, uint64_t(j)));
+    }
     unsigned k = 0;
     for (auto [v, l] : llvm::zip(vals, layouts)) {
       unsigned n = l ? l->numRegs() : 1;
-      std::vector<llvm::Value *> regs(phis.begin() + k, phis.begin() + k + n);
+      std::vector<llvm::Value *> r(regs.begin() + k, regs.begin() + k + n);
       k += n;
-      L.set(v, Lowered{l, regs});
+      L.set(v, Lowered{l, r});
     }
   }
   void addIncoming(llvm::ArrayRef<llvm::Value *> vals, llvm::BasicBlock *from) {
-    for (auto [phi, v] : llvm::zip(phis, vals))
-      phi->addIncoming(v, from);
+    size_t k = 0;
+    for (auto [phi, w] : llvm::zip(phis, width)) {
+      phi->addIncoming(w == 1 ? vals[k] : packed(vals, k, w, from->getTerminator()), from);
+      k += w;
+    }
   }
+
+private:
+  std::vector<llvm::Type *> elemTypes;
 };
 
 /// The layouts the layout assignment gave `vs` (null for scalars).
@@ -83,6 +143,7 @@ LogicalResult Lowering::emitFor(Operation *o) {
   llvm::Value *ub = scalar(op.getUpperBound());
   llvm::Value *step = scalar(op.getStep());
   Carried carried;
+  carried.pack = !target.isNvidia();
   carried.layouts = layoutsOf(*this, op.getRegionIterArgs());
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
@@ -189,6 +250,7 @@ LogicalResult Lowering::emitIf(Operation *o) {
 LogicalResult Lowering::emitWhile(Operation *o) {
   auto op = cast<scf::WhileOp>(o);
   Carried carried;
+  carried.pack = !target.isNvidia();
   carried.layouts = layoutsOf(*this, op.getBeforeArguments());
   std::vector<Value> inits(op.getInits().begin(), op.getInits().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);

@@ -57,6 +57,17 @@
 # LLIR: cmpxchg ptr addrspace(1) {{.*}} syncscope("agent") acq_rel acquire
 # LLIR: "amdgpu-flat-work-group-size"="1,256"
 
+# Tiles a loop carries to its next iteration (the matmul's operands, loaded
+# one iteration early) cross the back edge packed into 32-bit words: two
+# fp16 or four 8-bit values a phi, not a VGPR each.
+# RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,leaky_relu" --target hip:gfx942 --emit llir | FileCheck %s --check-prefix=PACK16
+# PACK16-NOT: phi half
+# PACK16: phi <2 x half>
+# PACK16-NOT: phi half
+# RUN: tritium compile %s --kernel carried_i8 --signature "*i8:16,*i8:16,i32,4096" --target hip:gfx942 --emit llir | FileCheck %s --check-prefix=PACK8
+# PACK8-NOT: phi i8
+# PACK8: phi {{<4 x i8>|i32}}
+# PACK8-NOT: phi i8
 # Products with fp16/bf16 operands and an fp32 accumulator whose blocks
 # give every wave its own run on MFMA (v_mfma_f32_32x32x8, four per k step
 # of 32 here); others on the FMA path.
@@ -236,6 +247,16 @@ def atomic_kernel(x_ptr, lock_ptr, n, BLOCK: tl.constexpr):
 def tan_kernel(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.math.tan(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def carried_i8(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    prev = tl.load(x_ptr + offs)
+    for i in range(1, n):
+        cur = tl.load(x_ptr + i * BLOCK + offs)
+        tl.store(y_ptr + i * BLOCK + offs, prev + cur)
+        prev = cur
 
 
 @triton.jit
