@@ -47,8 +47,9 @@ struct Carried {
   /// On AMD, 8- and 16-bit registers cross the back edge packed, four or
   /// two to a 32-bit word: a phi of its own per element would take a whole
   /// VGPR (an fp8 tile loaded one iteration early, 16 bytes a thread, took
-  /// 16 VGPRs instead of 4). Registers per phi (1: not packed).
+  /// 16 VGPRs instead of 4).
   bool pack = false;
+  /// Registers per phi (1: not packed).
   std::vector<unsigned> width;
 
   /// How many registers from `regs[i]` on go into one phi.
