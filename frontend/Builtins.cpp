@@ -466,7 +466,8 @@ static TValue dot(Emitter &em, CallArgs &c) {
   DType t = x.dtype;
   if (t.kind == DType::U8)
     em.error(l, "tl.dot takes int8 integer operands only (as in Triton), got uint8; "
-                "convert them to int8 (values up to 127), int16 or float first");
+                "convert them first: to float16 (exact for 0..255) or, for values up "
+                "to 127, to int8");
   if (!(t.isFloat() || t.kind == DType::I8))
     em.error(l, "tl.dot supports int8, fp8, fp16, bf16, fp32 and fp64 "
                 "operands, got " + t.name());

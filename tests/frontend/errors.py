@@ -1058,7 +1058,7 @@ def bad_dot_int16(X, N: tl.constexpr):
 @triton.jit
 def bad_dot_uint8(X, N: tl.constexpr):
     a = tl.load(X + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
-    # CHECK-DOT-UINT8: errors.py:[[@LINE+3]]:9: error: tl.dot takes int8 integer operands only (as in Triton), got uint8; convert them to int8 (values up to 127), int16 or float first
+    # CHECK-DOT-UINT8: errors.py:[[@LINE+3]]:9: error: tl.dot takes int8 integer operands only (as in Triton), got uint8; convert them first: to float16 (exact for 0..255) or, for values up to 127, to int8
     # CHECK-DOT-UINT8-NEXT: c = tl.dot(a, a)
     # CHECK-DOT-UINT8-NEXT: {{^ *\^$}}
     c = tl.dot(a, a)
