@@ -482,6 +482,8 @@ struct MfmaShape {
   unsigned block = 0, wm = 1, wn = 1;
 };
 MfmaShape dotMfmaShape(mlir::Operation *dot, unsigned numWarps, llvm::StringRef amdArch);
+/// Lowers a product dotMfmaShape gives `shape` (amd/MfmaToLLVM.cpp).
+mlir::LogicalResult dotMfma(Lowering &L, mlir::Operation *dot, MfmaShape shape);
 /// True when `dot` runs on Hopper's warpgroup MMA (wgmma, sm_90a) for this
 /// compute capability and warp count (nvidia/WgmmaToLLVM.cpp): a
 /// tgpu.wgmma, or a tile.dot that becomes one; such a tile.dot also
