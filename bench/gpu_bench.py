@@ -38,9 +38,12 @@ Rows
 Autotuning: Triton's and tritium's autotuners both time each config with
 triton.testing.do_bench (warmup 10 ms, rep 40 ms: TUNE_*_MS); each row is
 then timed with do_bench (warmup 25 ms, rep 100 ms, median: BENCH_*_MS),
-the baseline too. Each
-row prints its progress (times, each side's chosen config, output
-differences against the baseline) as it goes.
+the baseline too. With --rounds N (default 3) both sides are timed N times
+in alternating order once both are tuned, and each side's figure is the
+median of its rounds: the card's clocks drift as it heats, and a side timed
+always second in a row would carry that drift. Each row prints its progress
+(times of every round, each side's chosen config, host microseconds per
+launch, output differences against the baseline) as it goes.
 
 The table: Triton and tritium in the row's unit (TFLOP/s, or TB/s of
 nominal traffic), tritium/Triton and tritium/baseline as speed ratios
@@ -58,6 +61,8 @@ package (not the compatibility one) on the path:
     --only SUBSTR run the rows whose name contains SUBSTR (case-insensitive;
                   repeatable, a row runs when any matches)
     --list        print the row names and exit
+    --rounds N    time both sides of each row N times, alternating, and
+                  take each side's median (default 3)
     --jobs N      worker processes that compile every config of every
                   autotuned kernel of both sides (each side's warmup(), on
                   CUDA tensors like the rows') before the rows run, into the
@@ -77,6 +82,7 @@ compares each output with torch in float64:
 import argparse
 import os
 import re
+import statistics
 import sys
 import time
 
@@ -662,7 +668,7 @@ def distinct_variants(side, kern, data):
 
 
 def bench_side(ctx, side, data):
-    """(ms, output, description) of the side's fastest variant."""
+    """(ms, output, description, launch) of the side's fastest variant."""
     kern = side.kernel(data.kernel)
     best = None
     errors = []
@@ -691,7 +697,7 @@ def bench_side(ctx, side, data):
             desc = (desc + " " + " ".join("%s=%s" % kv
                                           for kv in variant.items())).strip()
         if best is None or ms < best[0]:
-            best = (ms, out, desc)
+            best = (ms, out, desc, fn)
     if best is None:
         if len(errors) == 1:
             raise last
@@ -701,24 +707,55 @@ def bench_side(ctx, side, data):
     return best
 
 
+def launch_us(fn, n=50):
+    """Host microseconds per call of fn, enqueue only (the GPU runs behind)."""
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return (t1 - t0) / n * 1e6
+
+
 def run_row_gpu(ctx, row, table, failures):
     print("%s" % row.name, flush=True)
     data = BUILDERS[row.family](ctx, **row.params)
     if data.notes:
         print("    (%s)" % data.notes, flush=True)
     res = {}
+    launches = {}
     for side in ctx.sides:
         t0 = time.time()
         try:
-            ms, out, desc = bench_side(ctx, side, data)
+            ms, out, desc, fn = bench_side(ctx, side, data)
             res[side.label] = (ms, out)
-            print("    %-8s %9.4f ms  %8.2f %s  [%s] (%.1f s)"
-                  % (side.label, ms, throughput(data.work, ms, data.unit),
-                     data.unit, desc, time.time() - t0), flush=True)
+            launches[side.label] = (fn, [ms])
+            print("    %-8s %9.4f ms  %8.2f %s  [%s] (%.1f s, %.0f us to "
+                  "launch)" % (side.label, ms,
+                               throughput(data.work, ms, data.unit),
+                               data.unit, desc, time.time() - t0,
+                               launch_us(fn)), flush=True)
         except Exception as e:  # noqa: BLE001
             res[side.label] = None
             failures.append((row.name, side.label, first_line(e)))
             print("    %-8s FAILED %s" % (side.label, first_line(e)),
+                  flush=True)
+    if ctx.rounds > 1 and len(launches) > 1:
+        # Each side again, alternating, so that neither is always timed
+        # later in the row (the clocks drift as the card heats); each side's
+        # figure is the median of its rounds.
+        order = list(launches)
+        for r in range(1, ctx.rounds):
+            for label in (order if r % 2 else order[::-1]):
+                fn, times = launches[label]
+                times.append(ctx.do_bench(fn))
+        for label, (fn, times) in launches.items():
+            ms = statistics.median(times)
+            res[label] = (ms, res[label][1])
+            print("    %-8s %9.4f ms  %8.2f %s  (median of rounds: %s)"
+                  % (label, ms, throughput(data.work, ms, data.unit),
+                     data.unit, " ".join("%.4f" % t for t in times)),
                   flush=True)
     base_ms = None
     base_out = None
@@ -838,6 +875,9 @@ def parse_args(argv):
                     help="processes compiling every autotuned config of both "
                          "sides before the rows run (1: off; default "
                          "%(default)s)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="times each row's sides in turn this many times and "
+                         "takes each side's median (default %(default)s)")
     ap.add_argument("--cpu-check", action="store_true",
                     help="no GPU: each tritium kernel once on the "
                          "interpreter at tiny sizes, against torch float64")
@@ -861,6 +901,7 @@ def main(argv=None):
 
     ctx = Ctx()
     ctx.cpu = args.cpu_check
+    ctx.rounds = args.rounds
     ctx.jobs = 1 if ctx.cpu else args.jobs
     ctx.baseline_cache = {}
     ctx.shared_key = ctx.shared_val = None
