@@ -224,8 +224,12 @@ void Emitter::emitFor(const ForStmt &s) {
     if (!bound.has(o))
       continue;
     const TValue &v = bound.get(o);
-    if (v.kind == TValue::Bool) {
-      if (v.b)
+    // flatten, warp_specialize, disallow_acc_multi_buffer and disable_licm
+    // are flags: an integer (a constexpr 0 or 1) counts as Python's truth.
+    bool flag = llvm::StringRef(o) != "num_stages" && llvm::StringRef(o) != "loop_unroll_factor";
+    if (v.kind == TValue::Bool || flag) {
+      bool on = v.kind == TValue::Bool ? v.b : requireInt(v, bound.loc(o), o) != 0;
+      if (on)
         forOp->setAttr(std::string("tile.") + o, b.getUnitAttr());
     } else {
       forOp->setAttr(std::string("tile.") + o,

@@ -78,6 +78,20 @@ def tl_range(p, n):
     tl.store(p, acc)
 
 
+# The flags take a constexpr integer as Python's truth: 0 marks nothing.
+# RUN: tritium compile %s --kernel tl_range_flags --signature "*fp32,i32,0,1" | FileCheck %s --check-prefix=CHECK-TLF
+# CHECK-TLF-LABEL: func.func @tl_range_flags
+# CHECK-TLF: scf.for
+# CHECK-TLF: } {tile.flatten}
+# CHECK-TLF-NOT: warp_specialize
+@triton.jit
+def tl_range_flags(p, n, WS: tl.constexpr, FLAT: tl.constexpr):
+    acc = 0.0
+    for i in tl.range(0, n, 1, warp_specialize=WS, flatten=FLAT):
+        acc += tl.load(p + i)
+    tl.store(p, acc)
+
+
 # RUN: tritium compile %s --kernel down_loop --signature "*fp32,i32" | FileCheck %s --check-prefix=CHECK-DOWN
 # CHECK-DOWN-LABEL: func.func @down_loop
 # CHECK-DOWN: %[[T:.*]] = arith.maxsi
