@@ -11,6 +11,11 @@ the host's cost):
   layer norm, Triton / tritium
                             the layer-norm tutorial's launch: 10 arguments,
                             3 launch keywords
+  matmul autotuned, Triton / tritium
+                            03's matmul as gpu_bench launches it: through
+                            autotune (one config), a grid callable, 12
+                            arguments; "matmul, tritium": the same without
+                            autotune (meta-parameters as keywords)
   Triton's C launcher alone its compiled launcher called directly: the
                             floor of Triton's path (cuLaunchKernelEx)
   C API from C              tritium_kernel_launch called in a C loop with
@@ -126,6 +131,35 @@ def main(number, repeat):
                                1e-5, BLOCK_SIZE=block, num_warps=warps,
                                num_ctas=1)
 
+    # 03's matmul as gpu_bench launches it: autotuned (one config, so no
+    # tuning), a grid callable, 13 arguments, torch tensors.
+    S = 128
+    ma = torch.randn((S, S), device="cuda", dtype=torch.float16)
+    mb = torch.randn_like(ma)
+    mc = torch.empty_like(ma)
+    meta = {"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32,
+            "GROUP_SIZE_M": 8}
+    tri_mm = triton.autotune([triton.Config(meta, num_warps=4, num_stages=3)],
+                             key=["M", "N", "K"])(K.matmul_kernel)
+    t_mm = tritium.autotune([tritium.Config(meta, num_warps=4,
+                                            num_stages=3)],
+                            key=["M", "N", "K"])(
+        tritium.jit(K.matmul_kernel.fn))
+    t_mm_plain = tritium.jit(K.matmul_kernel.fn)
+
+    def mm_grid(m):
+        return (triton.cdiv(S, m["BLOCK_SIZE_M"])
+                * triton.cdiv(S, m["BLOCK_SIZE_N"]),)
+
+    def mm(k, **kw):
+        return lambda: k[mm_grid](ma, mb, mc, S, S, S, ma.stride(0),
+                                  ma.stride(1), mb.stride(0), mb.stride(1),
+                                  mc.stride(0), mc.stride(1), **kw)
+    for k in (tri_mm, t_mm):
+        mc.zero_()
+        mm(k)()
+        torch.testing.assert_close(mc, ma @ mb, atol=1e-2, rtol=1e-2)
+
     args, grid, opts = c_api_records(x, y, o, n)
     handle = next(iter(t_add._kernels.values())).handle
     module = _capi.launch_module()
@@ -144,6 +178,13 @@ def main(number, repeat):
         ("layer norm, Triton", per_call_us(ln(K.layer_norm_fwd), number // 4,
                                            repeat)),
         ("layer norm, tritium", per_call_us(ln(t_ln), number // 4, repeat)),
+        ("matmul autotuned, Triton", per_call_us(mm(tri_mm), number // 4,
+                                                 repeat)),
+        ("matmul autotuned, tritium", per_call_us(mm(t_mm), number // 4,
+                                                  repeat)),
+        ("matmul, tritium", per_call_us(mm(t_mm_plain, num_warps=4,
+                                           num_stages=3, **meta),
+                                        number // 4, repeat)),
         ("Triton's C launcher alone", triton_launcher_us(number, repeat, x, y, o, n)),
         ("C API through ctypes", per_call_us(
             lambda: launch(handle, grid, args, 4, opts_ref), number, repeat)),
@@ -162,10 +203,12 @@ def main(number, repeat):
     values = dict(rows)
     for what, us in rows:
         print("  %-24s %7.2f us" % (what, us))
-    print("  ratios (tritium / Triton): add %.2f, layer norm %.2f; "
-          "add / torch.add %.2f" % (
+    print("  ratios (tritium / Triton): add %.2f, layer norm %.2f, "
+          "matmul autotuned %.2f; add / torch.add %.2f" % (
               values["add, tritium"] / values["add, Triton"],
               values["layer norm, tritium"] / values["layer norm, Triton"],
+              values["matmul autotuned, tritium"]
+              / values["matmul autotuned, Triton"],
               values["add, tritium"] / values["torch.add"]))
     return 0
 

@@ -107,6 +107,12 @@ class Autotuner(KernelInterface):
         self.arg_names = list(arg_names)
         self.configs = list(configs) if configs else [Config({})]
         self.keys = list(key)
+        self._arg_set = frozenset(self.arg_names)
+        # Where each key argument sits among the parameters (for launches
+        # with positional arguments only).
+        self._key_positions = [self.arg_names.index(k) for k in self.keys
+                               if k in self._arg_set]
+        self._config_kwargs = {}
         self.cache = {}
         self.configs_timings = None
         self.bench_time = None
@@ -291,15 +297,19 @@ class Autotuner(KernelInterface):
     def _tuning_key(self, args, kwargs):
         """The key values, then the dtype of every argument that has one
         (in parameter order, positional first)."""
-        named = self.nargs
         if kwargs:
-            named = dict(named)
+            named = dict(zip(self.arg_names, args))
             for k, v in kwargs.items():
-                if k in self.arg_names:
+                if k in self._arg_set:
                     named[k] = v
-        key = [named[k] for k in self.keys if k in named]
+            key = [named[k] for k in self.keys if k in named]
+            values = named.values()
+        else:  # the common launch: positional arguments only
+            n = len(args)
+            key = [args[i] for i in self._key_positions if i < n]
+            values = args
         names = _DTYPE_NAMES
-        for value in named.values():
+        for value in values:
             dt = getattr(value, "dtype", _NO_DTYPE)
             if dt is _NO_DTYPE:
                 continue
@@ -317,8 +327,27 @@ class Autotuner(KernelInterface):
             key.append(text)
         return tuple(key)
 
+    def _launch_kwargs(self, config):
+        """config.all_kwargs(), made once per config."""
+        kw = self._config_kwargs.get(config)
+        if kw is None:
+            kw = config.all_kwargs()
+            self._config_kwargs[config] = kw
+        return kw
+
     def run(self, *args, **kwargs):
         """Tunes on a new key, then launches with the best config."""
+        if len(self.configs) > 1:
+            # A key already tuned, with a config without pre_hook: straight
+            # to the launch.
+            try:
+                config = self.cache.get(self._tuning_key(args, kwargs))
+            except TypeError:  # an unhashable key value
+                config = None
+            if config is not None and config.pre_hook is None:
+                self.best_config = config
+                return self.fn.run(*args, **kwargs,
+                                   **self._launch_kwargs(config))
         self.nargs = dict(zip(self.arg_names, args))
         used_cached = True
         key = None

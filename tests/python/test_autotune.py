@@ -168,6 +168,12 @@ def test_caches_per_key_and_dtype():
         (1000, "float32", "float32", "float32"),
         (500, "float32", "float32", "float32"),
         (1000, "float64", "float64", "float64")])
+    # The key argument given by keyword is the same key: no re-tuning.
+    kernel[grid](x, y, out, n=1000)
+    kernel[grid](x_ptr=x, y_ptr=y, out_ptr=out, n=1000)
+    assert bench.calls == 6
+    assert kernel.best_config is kernel.cache[
+        (1000, "float32", "float32", "float32")]
 
 
 def test_reset_to_zero():
@@ -345,6 +351,12 @@ def test_hooks_and_config_pre_hook():
     assert calls[:5] == [("cfg", 64), ("pre", False), ("post", None),
                          ("pre", False), ("post", None)]
     assert ("pre", True) in calls
+    # A cached launch still runs the chosen config's pre_hook.
+    kernel.cache[(100, "float32", "float32", "float32")] = configs[0]
+    calls.clear()
+    kernel[grid](x, y, out, 100)
+    assert calls == [("cfg", 64)]
+    np.testing.assert_allclose(out, x + y, rtol=1e-6)
 
 
 def test_print_autotuning(monkeypatch, capsys):
