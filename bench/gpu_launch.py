@@ -22,6 +22,9 @@ the host's cost):
                             prebuilt records (tritium_launch.time_launches):
                             what a C or C++ caller pays
   C API through ctypes      the same call, one ctypes call per launch
+  cuLaunchKernel alone      the driver's own cost: an empty kernel launched
+                            through ctypes, less a ctypes call of the same
+                            arity; no launcher can go below it
 
 Needs torch with CUDA and Triton: ``PYTHONPATH=python:bench python3
 bench/gpu_launch.py`` (tritium is used through ``tritium.jit``; ``triton``
@@ -78,6 +81,54 @@ def triton_launcher_us(number, repeat, x, y, o, n):
         return per_call_us(call, number, repeat)
     except Exception as e:  # noqa: BLE001 - another Triton version
         print("Triton's launcher not timed: %s" % e)
+        return float("nan")
+
+
+NOOP_PTX = b"""
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry noop() { ret; }
+"""
+
+
+def driver_floor_us(number, repeat):
+    """cuLaunchKernel of an empty kernel, one ctypes call per launch, less
+    the cost of a ctypes call of the same arity (libc's labs, timed the
+    same way): what the driver takes per launch on this host, the floor
+    of any launcher. NaN where libcuda cannot be driven directly."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        libc = ctypes.CDLL(None)
+        torch.cuda.synchronize()
+        ctx = ctypes.c_void_p()
+        if cuda.cuCtxGetCurrent(ctypes.byref(ctx)) or not ctx.value:
+            dev = ctypes.c_int()
+            cuda.cuDeviceGet(ctypes.byref(dev), torch.cuda.current_device())
+            cuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev)
+            cuda.cuCtxSetCurrent(ctx)
+        module, fn = ctypes.c_void_p(), ctypes.c_void_p()
+        if cuda.cuModuleLoadData(ctypes.byref(module), NOOP_PTX) or \
+                cuda.cuModuleGetFunction(ctypes.byref(fn), module, b"noop"):
+            raise RuntimeError("cannot load the empty kernel")
+        launch = cuda.cuLaunchKernel
+        launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [
+            ctypes.c_void_p] * 3
+        stream = torch.cuda.current_stream().cuda_stream
+        f = fn.value
+        if launch(f, 1, 1, 1, 1, 1, 1, 0, stream, None, None):
+            raise RuntimeError("cuLaunchKernel failed")
+        call = ctypes.CFUNCTYPE(ctypes.c_long, *([ctypes.c_long] * 11))
+        # A C function called with 11 arguments: labs ignores the extra ones
+        # (the C calling convention leaves them to the caller).
+        same = call(ctypes.cast(libc.labs, ctypes.c_void_p).value)
+        raw = per_call_us(lambda: launch(f, 1, 1, 1, 1, 1, 1, 0, stream,
+                                         None, None), number, repeat)
+        ctypes_only = per_call_us(lambda: same(1, 1, 1, 1, 1, 1, 1, 0, 0,
+                                               0, 0), number, repeat)
+        return raw - ctypes_only
+    except Exception as e:  # noqa: BLE001 - no direct driver access
+        print("driver floor not timed: %s" % e)
         return float("nan")
 
 
@@ -186,6 +237,7 @@ def main(number, repeat):
                                            num_stages=3, **meta),
                                         number // 4, repeat)),
         ("Triton's C launcher alone", triton_launcher_us(number, repeat, x, y, o, n)),
+        ("cuLaunchKernel alone", driver_floor_us(number, repeat)),
         ("C API through ctypes", per_call_us(
             lambda: launch(handle, grid, args, 4, opts_ref), number, repeat)),
     ]
