@@ -82,6 +82,36 @@ def _restore(dst, src):
 
 # str(dtype) of the dtypes seen in tuning keys (a torch dtype's str is
 # slow enough to show in every launch).
+def _device_of(nargs):
+    """The device a launch with these arguments runs on, as the on-disk
+    tuning cache tells devices apart: the GPU's name and compute capability
+    for CUDA (or ROCm) torch tensors, else the interpreter."""
+    for value in (nargs or {}).values():
+        dev = getattr(value, "device", None)
+        if getattr(dev, "type", None) == "cuda":
+            import torch
+            index = dev.index if dev.index is not None else \
+                torch.cuda.current_device()
+            return "%s sm_%d%d" % ((torch.cuda.get_device_name(index),)
+                                   + tuple(torch.cuda.get_device_capability(
+                                       index)))
+    return "interpreter"
+
+
+def _compiler_identity():
+    """tritium's version plus the size and modification time of the library
+    in use, as its kernel cache names the compiler: a rebuilt or upgraded
+    tritium tunes again."""
+    from . import _capi
+    _capi.lib()
+    path = getattr(_capi, "_lib_path", None)
+    try:
+        st = os.stat(path)
+        return "%s;%d;%d" % (_capi.version(), st.st_size, st.st_mtime_ns)
+    except (OSError, TypeError):
+        return _capi.version()
+
+
 _DTYPE_NAMES = {}
 _NO_DTYPE = object()
 
@@ -268,7 +298,8 @@ class Autotuner(KernelInterface):
             with open(path, "rb") as f:
                 source = hashlib.sha256(f.read()).hexdigest()
         text = repr((source, self.__name__, key,
-                     [str(c) for c in self.configs]))
+                     [str(c) for c in self.configs], _device_of(self.nargs),
+                     _compiler_identity()))
         digest = hashlib.sha256(text.encode()).hexdigest()
         return os.path.join(base, "autotune", digest + ".json")
 

@@ -393,6 +393,36 @@ def test_cache_results_on_disk(monkeypatch, tmp_path):
     np.testing.assert_allclose(out, x + y, rtol=1e-6)
 
 
+def test_cache_results_on_disk_name_the_device_and_compiler(monkeypatch,
+                                                            tmp_path):
+    # A choice made by another compiler build (or on another device) is
+    # not reused: the entry's name covers both.
+    from tritium import autotuner
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    configs = [triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})]
+    x, y, out = data(100)
+
+    def tune():
+        bench = CountingBench()
+        k = triton.autotune(configs, key=["n"], do_bench=bench,
+                            cache_results=True)(add_kernel)
+        k[grid](x, y, out, 100)
+        return bench.calls
+
+    assert autotuner._device_of({"x": x}) == "interpreter"
+    assert tune() == 2
+    assert tune() == 0
+    from tritium import _capi
+    real = autotuner._compiler_identity()
+    assert real.startswith(_capi.version() + ";")
+    monkeypatch.setattr(autotuner, "_compiler_identity",
+                        lambda: real + ";rebuilt")
+    assert tune() == 2
+    monkeypatch.setattr(autotuner, "_device_of", lambda nargs: "other GPU")
+    assert tune() == 2
+    assert len(list((tmp_path / "autotune").iterdir())) == 3
+
+
 @pytest.mark.parametrize("var", ["TRITIUM_INTERPRET", "TRITON_INTERPRET"])
 def test_interpret_variables_change_nothing(var, tmp_path):
     code = ("import numpy as np, triton, triton.language as tl\n"
