@@ -38,7 +38,7 @@ Rows
 Autotuning: Triton's and tritium's autotuners both time each config with
 triton.testing.do_bench (warmup 10 ms, rep 40 ms: TUNE_*_MS); each row is
 then timed with do_bench (warmup 25 ms, rep 100 ms, median: BENCH_*_MS),
-the baseline too. With --rounds N (default 3) both sides are timed N times
+the baseline too. With --rounds N (default 5) both sides are timed N times
 in alternating order once both are tuned, and each side's figure is the
 median of its rounds: the card's clocks drift as it heats, and a side timed
 always second in a row would carry that drift. Each row prints its progress
@@ -62,7 +62,7 @@ package (not the compatibility one) on the path:
                   repeatable, a row runs when any matches)
     --list        print the row names and exit
     --rounds N    time both sides of each row N times, alternating, and
-                  take each side's median (default 3)
+                  take each side's median (default 5)
     --jobs N      worker processes that compile every config of every
                   autotuned kernel of both sides (each side's warmup(), on
                   CUDA tensors like the rows') before the rows run, into the
@@ -875,7 +875,7 @@ def parse_args(argv):
                     help="processes compiling every autotuned config of both "
                          "sides before the rows run (1: off; default "
                          "%(default)s)")
-    ap.add_argument("--rounds", type=int, default=3,
+    ap.add_argument("--rounds", type=int, default=5,
                     help="times each row's sides in turn this many times and "
                          "takes each side's median (default %(default)s)")
     ap.add_argument("--cpu-check", action="store_true",
