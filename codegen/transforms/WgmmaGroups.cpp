@@ -25,7 +25,11 @@
 //     before it first reads it, or before its first copy into the slots
 //     (then behind a barrier), whichever comes first. Its next products
 //     are issued while it runs, as the matmul's are. The loop waits for
-//     it after its last iteration.
+//     it after its last iteration. In a warp-specialized consumer loop the
+//     next iteration waits for it right after its first product that waits
+//     at once (groups complete in order), and releases the previous
+//     iteration's slots to the producer there instead of at the end of
+//     that iteration; the last iteration's slots after the loop.
 //   - Every other product waits at once (pending = 0): its staged
 //     operands are rewritten by the next product, or its result is read
 //     directly.
@@ -110,13 +114,55 @@ bool copiesIntoSlots(Operation *o) {
   return found;
 }
 
+/// A warp-specialized consumer loop's release of its slots: the one
+/// top-level arrive of the body, on slot `slot` (an iteration argument the
+/// loop advances around a ring of `numSlots`: next = slot + 1, or 0 after
+/// numSlots - 1).
+struct SlotRelease {
+  tgpu::MbarrierArriveOp arrive;
+  BlockArgument slot;
+  int64_t numSlots = 0;
+};
+
+std::optional<SlotRelease> slotRelease(scf::ForOp loop) {
+  SmallVector<tgpu::MbarrierArriveOp> arrives;
+  loop.getBody()->walk([&](tgpu::MbarrierArriveOp a) { arrives.push_back(a); });
+  if (arrives.size() != 1 || arrives[0]->getParentOp() != loop)
+    return std::nullopt;
+  auto slot = dyn_cast<BlockArgument>(arrives[0].getSlot());
+  if (!slot || slot.getOwner() != loop.getBody() || slot.getArgNumber() == 0)
+    return std::nullopt;
+  unsigned index = slot.getArgNumber() - 1;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  // next = select(slot + 1 == n, 0, slot + 1)
+  auto sel = yield.getOperand(index).getDefiningOp<arith::SelectOp>();
+  if (!sel || !matchPattern(sel.getTrueValue(), m_Zero()))
+    return std::nullopt;
+  auto inc = sel.getFalseValue().getDefiningOp<arith::AddIOp>();
+  auto cmp = sel.getCondition().getDefiningOp<arith::CmpIOp>();
+  APInt n;
+  if (!inc || !cmp || inc.getLhs() != slot || !matchPattern(inc.getRhs(), m_One()) ||
+      cmp.getPredicate() != arith::CmpIPredicate::eq || cmp.getLhs() != inc.getResult() ||
+      !matchPattern(cmp.getRhs(), m_ConstantInt(&n)) || n.getSExtValue() < 1)
+    return std::nullopt;
+  return SlotRelease{arrives[0], slot, n.getSExtValue()};
+}
+
 /// For a product whose only reader is its loop's yield (into iteration
 /// argument `index`), the operation of the body before which the next
 /// iteration waits for it: the first that reads the argument or copies
 /// into slots. Null when the product cannot be left in flight: it is not
-/// directly in a loop's body, has other readers, or the loop is a
-/// warp-specialized consumer (its slots are released by arrivals).
-Operation *deferredWaitPoint(tile::DotOp op, unsigned &index) {
+/// directly in a loop's body, or has other readers.
+///
+/// In a warp-specialized consumer loop (its slots released by an arrive
+/// after the product, `release`) the next iteration waits for it right
+/// after the first product it waits for at once (a warpgroup's groups
+/// complete in order, so the earlier one has too), or before the first
+/// reader; the slots of the previous iteration are released there, and
+/// `after` says the wait goes after the returned operation.
+Operation *deferredWaitPoint(tile::DotOp op, unsigned &index, std::optional<SlotRelease> &release,
+                             bool &after) {
+  after = false;
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   if (!loop || !op->hasOneUse())
     return nullptr;
@@ -125,16 +171,62 @@ Operation *deferredWaitPoint(tile::DotOp op, unsigned &index) {
     return nullptr;
   bool arrives = false;
   loop.getBody()->walk([&](tgpu::MbarrierArriveOp) { arrives = true; });
-  if (arrives)
-    return nullptr;
+  if (arrives) {
+    release = slotRelease(loop);
+    // The release follows the product in the body, and nothing but the
+    // yield reads past it.
+    if (!release || !op->isBeforeInBlock(release->arrive))
+      return nullptr;
+  }
   index = use.getOperandNumber();
   Value arg = loop.getRegionIterArgs()[index];
   for (Operation &x : loop.getBody()->getOperations()) {
     bool reads = llvm::any_of(arg.getUsers(), [&](Operation *u) { return x.isAncestor(u); });
     if (reads || copiesIntoSlots(&x) || isa<scf::YieldOp>(x))
-      return &x;
+      return release && (copiesIntoSlots(&x) || isa<scf::YieldOp>(x)) ? nullptr : &x;
+    if (release) {
+      auto w = dyn_cast<tgpu::WgmmaWaitOp>(x);
+      if (w && w.getPending() == 0) {
+        after = true;
+        return &x;
+      }
+    }
   }
   return nullptr;
+}
+
+/// Moves `release`'s arrive from the end of iteration i to `b`'s insertion
+/// point in iteration i + 1 (on the previous slot; none in the first
+/// iteration), and after `afterLoop` (past the loop) for the last
+/// iteration.
+void delayRelease(scf::ForOp loop, SlotRelease release, OpBuilder &b,
+                  Operation *afterLoop) {
+  Location loc = release.arrive.getLoc();
+  int64_t barrier = release.arrive.getBarrier();
+  Type i32 = b.getI32Type();
+  auto previous = [&](Value slot) -> Value {
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, 0));
+    Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, 1));
+    Value last = arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, release.numSlots - 1));
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, zero);
+    Value down = arith::SubIOp::create(b, loc, slot, one);
+    return arith::SelectOp::create(b, loc, first, last, down);
+  };
+  auto arriveIf = [&](Value cond, Value slot) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElseRegion=*/false);
+    OpBuilder tb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    tgpu::MbarrierArriveOp::create(tb, loc, slot, tb.getI64IntegerAttr(barrier));
+  };
+  // In the body: past the first iteration, the previous slot.
+  Value iv = loop.getInductionVar();
+  Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, loop.getLowerBound());
+  arriveIf(notFirst, previous(release.slot));
+  // After the loop: the last iteration's slot, when there was one.
+  b.setInsertionPointAfter(afterLoop);
+  Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, loop.getLowerBound(),
+                                    loop.getUpperBound());
+  arriveIf(ran, previous(loop.getResult(release.slot.getArgNumber() - 1)));
+  release.arrive.erase();
 }
 
 /// Whether `region` holds a reader of `v`.
@@ -221,7 +313,10 @@ void formWgmmaGroups(Operation *func, const LayoutOptions &o) {
     bool inPlace = wgmmaReadsOperandsInPlace(dot.getA(), dot.getB(), o.numWarps);
     bool keep = inPlace && accumulatesAcrossIterations(dot);
     unsigned index = 0;
-    Operation *waitPoint = !keep && inPlace ? deferredWaitPoint(dot, index) : nullptr;
+    std::optional<SlotRelease> release;
+    bool waitAfter = false;
+    Operation *waitPoint =
+        !keep && inPlace ? deferredWaitPoint(dot, index, release, waitAfter) : nullptr;
     auto [acc, zeroIf] = accumulatorInput(dot);
     Operation *select = zeroIf ? dot.getC().getDefiningOp() : nullptr;
     OpBuilder b(dot);
@@ -236,9 +331,23 @@ void formWgmmaGroups(Operation *func, const LayoutOptions &o) {
       if (select)
         select->erase();
       Value arg = loop.getRegionIterArgs()[index];
-      b.setInsertionPoint(waitPoint);
+      if (waitAfter)
+        b.setInsertionPointAfter(waitPoint);
+      else
+        b.setInsertionPoint(waitPoint);
       auto wait = tgpu::WgmmaWaitOp::create(b, loc, ValueRange{arg}, b.getI64IntegerAttr(0));
       arg.replaceAllUsesExcept(wait.getResult(0), wait);
+      if (release) {
+        // The previous iteration's slots are free once its product is
+        // done; the loop's result waits for the last one before release.
+        Value result = loop.getResult(index);
+        b.setInsertionPointAfter(loop);
+        auto after = tgpu::WgmmaWaitOp::create(b, loc, ValueRange{result}, b.getI64IntegerAttr(0));
+        result.replaceAllUsesExcept(after.getResult(0), after);
+        b.setInsertionPointAfter(wait);
+        delayRelease(loop, *release, b, after);
+        continue;
+      }
       // The copies refill the slots the product read: every warpgroup is
       // past its wait first.
       if (copiesIntoSlots(waitPoint))

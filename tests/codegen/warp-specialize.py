@@ -65,21 +65,34 @@
 # PERSISTENT: tgpu.mbarrier_wait
 # PERSISTENT-NEXT: tgpu.tma_copy
 #
-# Attention: every product waits for its group within the iteration, so an
-# iteration releases the slot it read, at its end; the producer refills it
-# for the iteration num_stages on. The last slot, empty before the first
-# round, is waited for on the phase before the barrier's first.
+# Attention: QK^T waits for its group at once; P V stays in flight into the
+# next iteration, which waits for it right after its QK^T (a warpgroup's
+# groups complete in order) and only then releases the previous iteration's
+# slot (none in the first iteration); the last iteration's slot is released
+# after the loop, past the wait for the last P V. The producer refills a
+# slot for the iteration num_stages on. The last slot, empty before the
+# first round, is waited for on the phase before the barrier's first.
 # RUN: tritium compile %s --kernel attn_ws --signature "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,128,64,64" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=ATTN
 # ATTN: tgpu.mbarrier_init {barrier = [[EMPTY:[0-9]+]] : i64, count = 8 : i64, numSlots = 3 : i64}
 # ATTN-NEXT: tgpu.warp_specialize consumer {
-# ATTN: scf.for {{.*}} iter_args({{.*}}, %[[R:[^ ]*]] = %c0_i32{{.*}}, %[[W:[^ ]*]] = %c2_i32{{.*}})
+# ATTN: %[[LOOP:[^:]*]]:6 = scf.for %[[IV:[^ ]*]] = {{.*}} iter_args({{.*}}, %[[ACC:[^ ]*]] = %cst{{[_0-9]*}}, %{{[^ ]*}} = %cst{{[_0-9]*}}, %[[R:[^ ]*]] = %c0_i32{{.*}}, %[[W:[^ ]*]] = %c2_i32{{.*}})
 # ATTN: tgpu.wgmma
 # ATTN-NEXT: tgpu.wgmma_wait {{.*}} {pending = 0 : i64}
-# ATTN: tgpu.wgmma
-# ATTN-NEXT: tgpu.wgmma_wait {{.*}} {pending = 0 : i64}
+# ATTN-NEXT: tgpu.wgmma_wait %[[ACC]] {pending = 0 : i64}
+# ATTN-NEXT: %[[NOTFIRST:.*]] = arith.cmpi ne, %[[IV]], %c0_i32
+# ATTN: %[[ZERO:.*]] = arith.cmpi eq, %[[R]], %c0_i32
+# ATTN: %[[PREV:.*]] = arith.select %[[ZERO]], %c2_i32{{[_0-9]*}}, %{{.*}}
+# ATTN-NEXT: scf.if %[[NOTFIRST]] {
+# ATTN-NEXT: tgpu.mbarrier_arrive slot %[[PREV]] {barrier = [[EMPTY]] : i64}
+# ATTN: %[[PV:.*]] = tgpu.wgmma
+# ATTN-NOT: tgpu.wgmma_wait
 # ATTN-NOT: tgpu.mbarrier_arrive
-# ATTN: tgpu.mbarrier_arrive slot %[[R]] {barrier = [[EMPTY]] : i64}
-# ATTN-NEXT: scf.yield
+# ATTN: scf.yield %{{.*}}, %[[PV]],
+# ATTN-NEXT: }
+# ATTN-NEXT: tgpu.wgmma_wait %[[LOOP]]#1 {pending = 0 : i64}
+# ATTN-NEXT: %[[RAN:.*]] = arith.cmpi slt, %c0_i32, %arg4
+# ATTN: scf.if %[[RAN]] {
+# ATTN-NEXT: tgpu.mbarrier_arrive slot %{{.*}} {barrier = [[EMPTY]] : i64}
 # ATTN: } producer {
 # ATTN: scf.for {{.*}} iter_args(%[[PW:[^ ]*]] = %c2_i32{{.*}}, %[[PH:[^ ]*]] = %c0_i32{{[_0-9]*}})
 # ATTN: %[[LAST:.*]] = arith.cmpi eq, %[[PW]], %c2_i32
