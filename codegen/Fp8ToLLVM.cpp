@@ -15,13 +15,16 @@
 // intrinsics, so the same emitter runs on the host, and no step depends on
 // how the target treats fp32 subnormals (flush-to-zero would lose
 // subnormal inputs). Wider sources, fp64 included, are rounded straight
-// from their own bits, so there is a single rounding.
+// from their own bits, so there is a single rounding. A kernel's first
+// kFp8InlineConversions registers are converted in place, the rest by
+// calls of one helper function per conversion (Lowering.h).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
 
 #include <optional>
 
@@ -282,9 +285,66 @@ llvm::Value *convert(llvm::IRBuilderBase &b, llvm::Value *x, mlir::Type srcType,
 
 } // namespace
 
+namespace {
+/// The LLVM type a register of `t` travels in, or null.
+llvm::Type *registerType(llvm::LLVMContext &ctx, mlir::Type t) {
+  if (fp8FormatOf(t))
+    return llvm::Type::getInt8Ty(ctx);
+  if (t.isF16())
+    return llvm::Type::getHalfTy(ctx);
+  if (t.isBF16())
+    return llvm::Type::getBFloatTy(ctx);
+  if (t.isF32())
+    return llvm::Type::getFloatTy(ctx);
+  if (t.isF64())
+    return llvm::Type::getDoubleTy(ctx);
+  return nullptr;
+}
+
+std::string typeTag(mlir::Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// The module's helper converting one register from `srcType` to
+/// `dstType`, made on first use; null when the pair is not supported.
+llvm::Function *conversionHelper(llvm::Module &m, llvm::Type *argType,
+                                 mlir::Type srcType, mlir::Type dstType,
+                                 bool rtz) {
+  std::string name = "__tritium_cvt_" + typeTag(srcType) + "_" +
+                     typeTag(dstType) + (rtz ? "_rtz" : "");
+  if (llvm::Function *f = m.getFunction(name))
+    return f;
+  llvm::Type *ret = registerType(m.getContext(), dstType);
+  if (!ret)
+    return nullptr;
+  auto *f = llvm::Function::Create(
+      llvm::FunctionType::get(ret, {argType}, false),
+      llvm::GlobalValue::InternalLinkage, name, &m);
+  f->addFnAttr(llvm::Attribute::NoInline);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  f->addFnAttr(llvm::Attribute::WillReturn);
+  f->setDoesNotAccessMemory();
+  llvm::IRBuilder<> fb(llvm::BasicBlock::Create(m.getContext(), "entry", f));
+  llvm::Value *r = convert(fb, f->getArg(0), srcType, dstType, rtz);
+  if (!r || r->getType() != ret) {
+    f->eraseFromParent();
+    return nullptr;
+  }
+  fb.CreateRet(r);
+  return f;
+}
+} // namespace
+
 llvm::Value *tritium::codegen::emitFp8Convert(Lowering &L, llvm::Value *x,
                                               mlir::Type srcType,
                                               mlir::Type dstType,
                                               bool roundTowardZero) {
+  if (L.fp8Conversions++ >= kFp8InlineConversions)
+    if (llvm::Function *f = conversionHelper(L.mod, x->getType(), srcType,
+                                             dstType, roundTowardZero))
+      return L.b.CreateCall(f, {x});
   return convert(L.b, x, srcType, dstType, roundTowardZero);
 }

@@ -206,6 +206,9 @@ public:
   /// (one warp, no barriers).
   enum class Partition { All, Consumer, Producer } partition = Partition::All;
   llvm::Function *fn = nullptr;
+  /// fp8 conversions of single registers emitted so far (emitFp8Convert):
+  /// past a bound, each further one calls a shared helper function.
+  unsigned fp8Conversions = 0;
   /// Bytes of dynamic shared memory the kernel needs (the maximum over the
   /// conversions, reductions and products that stage through it).
   unsigned sharedBytes = 0;
@@ -459,7 +462,13 @@ private:
 
 /// fp8 <-> wider float conversions of one register (Fp8ToLLVM.cpp): `x`
 /// holds the bits of `srcType` (fp8 formats travel as i8); returns the value
-/// as `dstType`, or null when the pair is not supported.
+/// as `dstType`, or null when the pair is not supported. The first
+/// kFp8InlineConversions of a kernel are emitted in place; each further one
+/// calls a helper function of the module holding the same IR (one per
+/// source, destination and rounding), so that a kernel converting
+/// thousands of registers (an fp8 reduction whose every step rounds) stays
+/// small enough for LLVM's code generation.
+constexpr unsigned kFp8InlineConversions = 512;
 llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
                             mlir::Type dstType, bool roundTowardZero);
 

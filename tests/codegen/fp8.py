@@ -26,6 +26,20 @@
 # CHECK-CROSS: cvt.rn.f32.u32
 # CHECK-CROSS: st.global.u8
 
+# A kernel converting more registers than kFp8InlineConversions (an fp8
+# reduction: every step decodes both sides and rounds its sum) converts the
+# first ones in place and the rest through one helper per conversion, so
+# that the kernel stays small for LLVM (it took 14 s to compile, 2 s now);
+# a few conversions stay in place.
+# RUN: tritium compile %s --kernel fp8_sum --signature "*fp8e5,*fp32:16,128" --target cuda:90 --emit llir | FileCheck %s --check-prefix=CHECK-OUTLINE
+# CHECK-OUTLINE-LABEL: define ptx_kernel void @fp8_sum(
+# CHECK-OUTLINE: call {{.*}}i8 @__tritium_cvt_f32_f8E5M2(float
+# CHECK-OUTLINE: call {{.*}}float @__tritium_cvt_f8E5M2_f32(i8
+# CHECK-OUTLINE: define internal {{.*}}i8 @__tritium_cvt_f32_f8E5M2(float {{.*}}) {{.*}}#[[A:[0-9]+]]
+# CHECK-OUTLINE: attributes #[[A]] = { {{.*}}noinline
+# RUN: tritium compile %s --kernel fp8_sum --signature "*fp8e5,*fp32:16,16" --target cuda:90 --emit llir | FileCheck %s --check-prefix=CHECK-INPLACE
+# CHECK-INPLACE-NOT: __tritium_cvt
+
 # fp8 x fp8 (mixed formats): tensor cores on sm_89+ (m16n8k32, each side
 # its own format), decoded to fp32 on the FMA path before.
 # RUN: tritium compile %s --kernel dot_kernel --signature "*u8:16,*u8:16,*fp32:16,32,32,32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=CHECK-DOT
@@ -114,3 +128,10 @@ def arith_kernel(x_ptr, s, y_ptr, BLOCK: tl.constexpr):
     y = tl.where(x > s, x * s, -x)
     tl.store(x_ptr + offs, tl.maximum(y, x))
     tl.store(y_ptr + offs, (tl.load(y_ptr + offs) + 1.0).to(tl.float8e4nv))
+
+
+@triton.jit
+def fp8_sum(x_ptr, y_ptr, N: tl.constexpr):
+    o = tl.arange(0, N)
+    x = tl.load(x_ptr + o[:, None] * N + o[None, :])
+    tl.store(y_ptr + o, tl.sum(x, axis=1) + x.sum())
