@@ -468,7 +468,7 @@ private:
 /// source, destination and rounding), so that a kernel converting
 /// thousands of registers (an fp8 reduction whose every step rounds) stays
 /// small enough for LLVM's code generation.
-constexpr unsigned kFp8InlineConversions = 512;
+constexpr unsigned kFp8InlineConversions = 256;
 llvm::Value *emitFp8Convert(Lowering &L, llvm::Value *x, mlir::Type srcType,
                             mlir::Type dstType, bool roundTowardZero);
 

