@@ -143,8 +143,8 @@ std::optional<SlotRelease> slotRelease(scf::ForOp loop) {
   APInt n;
   if (!inc || !cmp || inc.getLhs() != slot || !matchPattern(inc.getRhs(), m_One()) ||
       cmp.getPredicate() != arith::CmpIPredicate::eq || cmp.getLhs() != inc.getResult() ||
-      !matchPattern(cmp.getRhs(), m_ConstantInt(&n)) || n.getSExtValue() < 1)
-    return std::nullopt;
+      !matchPattern(cmp.getRhs(), m_ConstantInt(&n)) || n.getSExtValue() < 2)
+    return std::nullopt; // (one slot: the next copy needs it back at once)
   return SlotRelease{arrives[0], slot, n.getSExtValue()};
 }
 
