@@ -512,6 +512,12 @@ llvm::AtomicOrdering ordering(tile::MemSemantic sem) {
 }
 
 llvm::SyncScope::ID syncScope(Lowering &L, tile::MemScope scope) {
+  if (L.target.isNvidia())
+    switch (scope) {
+    case tile::MemScope::GPU: return L.ctx.getOrInsertSyncScopeID("device");
+    case tile::MemScope::CTA: return L.ctx.getOrInsertSyncScopeID("block");
+    case tile::MemScope::SYSTEM: return llvm::SyncScope::System;
+    }
   switch (scope) {
   case tile::MemScope::GPU: return L.ctx.getOrInsertSyncScopeID("agent");
   case tile::MemScope::CTA: return L.ctx.getOrInsertSyncScopeID("workgroup");
@@ -526,7 +532,12 @@ LogicalResult atomicRmw(Lowering &L, Operation *o) {
   llvm::Type *vt = pointeeType(L, op.getPtr());
   unsigned bits = vt->getPrimitiveSizeInBits();
   bool isFloat = vt->isFloatingPointTy();
-  if (!L.target.isNvidia()) {
+  // PTX adds bf16 atomically from sm_90 on; before, LLVM's NVPTX back end
+  // expands the add into a compare-and-swap loop.
+  bool bf16AddBeforeHopper = L.target.isNvidia() && vt->isBFloatTy() &&
+                             op.getAtomicRmwOp() == tile::RMWOp::FADD &&
+                             parseCudaTarget(L.target.name()) < 90;
+  if (!L.target.isNvidia() || bf16AddBeforeHopper) {
     using K = llvm::AtomicRMWInst::BinOp;
     K kind = K::Add;
     switch (op.getAtomicRmwOp()) {
