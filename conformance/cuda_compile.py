@@ -1,0 +1,103 @@
+"""Compiles every conformance kernel for NVIDIA GPUs, as its cases specialize
+it, with no GPU: each case runs on the interpreter, and every
+specialization its launches compiled is compiled again for sm_80 and sm_90
+through ptxas (the GPU machine runs sm_90 only, so this is where sm_80's
+code meets ptxas). Each cubin must be a CUDA ELF holding the kernel. Prints
+a line per target (specializations compiled, kernels, those that spill)
+and every failure; exits 1 on any, 2 when there is no ptxas.
+
+Run: ``PYTHONPATH=python:python/compat:. python3 -m conformance.cuda_compile
+[KERNELS...] [--targets 80,90]``.
+"""
+
+import argparse
+import os
+import shutil
+import struct
+import sys
+
+from . import harness
+from .amd_compile import record_launches
+from .executors import Interp
+
+TARGETS = (80, 90)
+
+
+def find_ptxas():
+    for path in (os.environ.get("TRITIUM_PTXAS"), shutil.which("ptxas"),
+                 "/usr/local/cuda/bin/ptxas"):
+        if path and os.path.isfile(path):
+            return path
+    return None
+
+
+def check_cubin(data, name):
+    """None, or why `data` is not a CUDA ELF holding kernel `name`."""
+    if len(data) < 64 or data[:4] != b"\x7fELF":
+        return "not an ELF file"
+    if struct.unpack_from("<H", data, 18)[0] != 190:  # EM_CUDA
+        return "machine is not EM_CUDA"
+    if name.encode() not in data:
+        return "no symbol %s" % name
+    return None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("kernels", nargs="*")
+    ap.add_argument("--targets", default=",".join(str(t) for t in TARGETS))
+    ap.add_argument("--seed", type=int, default=harness.DEFAULT_SEED)
+    args = ap.parse_args(argv)
+    if not find_ptxas():
+        print("cuda_compile: no ptxas (TRITIUM_PTXAS, PATH or /usr/local/cuda/bin)")
+        return 2
+    targets = [int(t) for t in args.targets.split(",") if t]
+    from tritium import compiler as tcompiler
+    manifests, errors = harness.select(args.kernels)
+    launches = []
+    undo = record_launches(launches)
+    try:
+        for m in manifests:
+            for index in range(m.base_cases):
+                harness.run_case(m, index, args.seed, Interp())
+    finally:
+        undo()
+    failures = [("load %s" % path, text.splitlines()[-1] if text else "")
+                for path, text in errors]
+    unique = {}
+    for fn, kernel, sig, opts in launches:
+        unique.setdefault((id(kernel), sig, tuple(sorted(opts.items()))),
+                          (fn, kernel, sig, opts))
+    for cc in targets:
+        done, names, spills = 0, set(), set()
+        for fn, kernel, sig, opts in unique.values():
+            launch_opts = fn._options({"num_warps": opts.get("num_warps", 4),
+                                       "num_stages": opts.get("num_stages", 3),
+                                       "num_ctas": 1, "maxnreg": None,
+                                       "enable_fp_fusion": None})
+            what = "sm_%d %s [%s]" % (cc, fn.__name__, sig)
+            try:
+                compiled = tcompiler._compile_signature(fn, kernel, sig, launch_opts, cc,
+                                                        dict(opts))
+                asm = compiled.asm
+            except Exception as e:  # noqa: BLE001 - reported
+                failures.append((what, ("%s: %s" % (type(e).__name__, e)).splitlines()[0]))
+                continue
+            why = check_cubin(asm.get("cubin", b""), fn.__name__)
+            if why:
+                failures.append((what, why))
+                continue
+            if getattr(compiled.metadata, "n_spills", 0):
+                spills.add(fn.__name__)
+            done += 1
+            names.add(fn.__name__)
+        print("sm_%d: %d specializations of %d kernels compiled through ptxas, %d spill%s"
+              % (cc, done, len(names), len(spills),
+                 (" (" + ", ".join(sorted(spills)) + ")") if spills else ""))
+    for what, why in failures:
+        print("FAIL %s: %s" % (what, why))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
