@@ -80,8 +80,6 @@ def _restore(dst, src):
         dst[...] = src
 
 
-# str(dtype) of the dtypes seen in tuning keys (a torch dtype's str is
-# slow enough to show in every launch).
 def _device_of(nargs):
     """The device a launch with these arguments runs on, as the on-disk
     tuning cache tells devices apart: the GPU's name and compute capability
@@ -112,6 +110,8 @@ def _compiler_identity():
         return _capi.version()
 
 
+# str(dtype) of the dtypes seen in tuning keys (a torch dtype's str is
+# slow enough to show in every launch).
 _DTYPE_NAMES = {}
 _NO_DTYPE = object()
 
