@@ -283,9 +283,6 @@ llvm::Value *convert(llvm::IRBuilderBase &b, llvm::Value *x, mlir::Type srcType,
   return nullptr;
 }
 
-} // namespace
-
-namespace {
 /// The LLVM type a register of `t` travels in, or null.
 llvm::Type *registerType(llvm::LLVMContext &ctx, mlir::Type t) {
   if (fp8FormatOf(t))
