@@ -58,6 +58,41 @@ def record_launches(out):
     return lambda: setattr(tjit.JITFunction, "__getitem__", original)
 
 
+def specializations(kernels, seed):
+    """([(jit function, compiled kernel, signature, launch options)], one per
+    distinct specialization the conformance cases of `kernels` (all when
+    empty) launch on the interpreter, and [(what, why)] for the kernel
+    files that do not load."""
+    manifests, errors = harness.select(kernels)
+    launches = []
+    undo = record_launches(launches)
+    executor = Interp()
+    try:
+        for m in manifests:
+            for index in range(m.base_cases):
+                harness.run_case(m, index, seed, executor)
+    finally:
+        undo()
+    unique = {}
+    for fn, kernel, sig, opts in launches:
+        unique.setdefault((id(kernel), sig, tuple(sorted(opts.items()))),
+                          (fn, kernel, sig, opts))
+    failures = [("load %s" % path, text.splitlines()[-1] if text else "")
+                for path, text in errors]
+    return list(unique.values()), failures
+
+
+def compile_for(fn, kernel, sig, opts, target):
+    """The CompiledKernel of one specialization for `target` (an AMD arch
+    name, or a CUDA compute capability), with its launch's options."""
+    from tritium import compiler as tcompiler
+    launch_opts = fn._options({"num_warps": opts.get("num_warps", 4),
+                               "num_stages": opts.get("num_stages", 3),
+                               "num_ctas": 1, "maxnreg": None,
+                               "enable_fp_fusion": None})
+    return tcompiler._compile_signature(fn, kernel, sig, launch_opts, target, dict(opts))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("kernels", nargs="*")
@@ -65,34 +100,13 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=harness.DEFAULT_SEED)
     args = ap.parse_args(argv)
     targets = [t for t in args.targets.split(",") if t]
-    from tritium import compiler as tcompiler
-    manifests, errors = harness.select(args.kernels)
-    launches = []
-    undo = record_launches(launches)
-    executor = Interp()
-    try:
-        for m in manifests:
-            for index in range(m.base_cases):
-                harness.run_case(m, index, args.seed, executor)
-    finally:
-        undo()
-    failures = [("load %s" % path, text.splitlines()[-1] if text else "")
-                for path, text in errors]
-    unique = {}
-    for fn, kernel, sig, opts in launches:
-        unique.setdefault((id(kernel), sig, tuple(sorted(opts.items()))),
-                          (fn, kernel, sig, opts))
+    specs, failures = specializations(args.kernels, args.seed)
     for target in targets:
         done, names, scratch, unsupported = 0, set(), set(), {}
-        for fn, kernel, sig, opts in unique.values():
-            launch_opts = fn._options({"num_warps": opts.get("num_warps", 4),
-                                       "num_stages": opts.get("num_stages", 3),
-                                       "num_ctas": 1, "maxnreg": None,
-                                       "enable_fp_fusion": None})
+        for fn, kernel, sig, opts in specs:
             what = "%s %s [%s]" % (target, fn.__name__, sig)
             try:
-                compiled = tcompiler._compile_signature(fn, kernel, sig, launch_opts, target,
-                                                        dict(opts))
+                compiled = compile_for(fn, kernel, sig, opts, target)
                 asm = compiled.asm
             except Exception as e:  # noqa: BLE001 - reported
                 text = str(e)

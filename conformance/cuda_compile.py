@@ -17,8 +17,7 @@ import struct
 import sys
 
 from . import harness
-from .amd_compile import record_launches
-from .executors import Interp
+from .amd_compile import compile_for, specializations
 
 TARGETS = (80, 90)
 
@@ -52,33 +51,13 @@ def main(argv=None):
         print("cuda_compile: no ptxas (TRITIUM_PTXAS, PATH or /usr/local/cuda/bin)")
         return 2
     targets = [int(t) for t in args.targets.split(",") if t]
-    from tritium import compiler as tcompiler
-    manifests, errors = harness.select(args.kernels)
-    launches = []
-    undo = record_launches(launches)
-    try:
-        for m in manifests:
-            for index in range(m.base_cases):
-                harness.run_case(m, index, args.seed, Interp())
-    finally:
-        undo()
-    failures = [("load %s" % path, text.splitlines()[-1] if text else "")
-                for path, text in errors]
-    unique = {}
-    for fn, kernel, sig, opts in launches:
-        unique.setdefault((id(kernel), sig, tuple(sorted(opts.items()))),
-                          (fn, kernel, sig, opts))
+    specs, failures = specializations(args.kernels, args.seed)
     for cc in targets:
         done, names, spills = 0, set(), set()
-        for fn, kernel, sig, opts in unique.values():
-            launch_opts = fn._options({"num_warps": opts.get("num_warps", 4),
-                                       "num_stages": opts.get("num_stages", 3),
-                                       "num_ctas": 1, "maxnreg": None,
-                                       "enable_fp_fusion": None})
+        for fn, kernel, sig, opts in specs:
             what = "sm_%d %s [%s]" % (cc, fn.__name__, sig)
             try:
-                compiled = tcompiler._compile_signature(fn, kernel, sig, launch_opts, cc,
-                                                        dict(opts))
+                compiled = compile_for(fn, kernel, sig, opts, cc)
                 asm = compiled.asm
             except Exception as e:  # noqa: BLE001 - reported
                 failures.append((what, ("%s: %s" % (type(e).__name__, e)).splitlines()[0]))
