@@ -15,8 +15,8 @@ unless they define ``@jit`` functions or constexpr globals; triton and
 tritium themselves are never registered (the frontend knows them).
 """
 
-import ast
 import os
+import re
 import sys
 import sysconfig
 import tokenize
@@ -96,33 +96,49 @@ def _package_of(name, path):
     return name.rpartition(".")[0]
 
 
-def _imported_names(tree, package):
+# An import statement at the start of a line or after a semicolon:
+# ``from <dots><module> import <names or (names)>`` or ``import <names>``.
+# Scanning the text is about twenty times faster than parsing the module
+# (a large kernel file takes 20 ms through ast); an import-like line
+# inside a string only adds a module name, which costs a lookup.
+_IMPORT_RE = re.compile(
+    r"(?:^|;)[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*"
+    r"(\([^)]*\)|[^\n;#]*)|import[ \t]+([^\n;#]*))", re.MULTILINE)
+
+
+def _imported_names(text, package):
     """Absolute names of the modules (and possible submodules) that the
-    import statements of a module's syntax tree name."""
+    import statements of a module's text name."""
     out = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                # `import a.b.c` binds `a`; a.b and a.b.c are reached through
-                # attributes.
-                out.extend(".".join(parts[:i + 1]) for i in range(len(parts)))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".") if package else []
-                if node.level - 1 > len(base) or not package:
-                    continue  # beyond the top-level package
-                base = base[:len(base) - (node.level - 1)]
-                if node.module:
-                    base += node.module.split(".")
-                base = ".".join(base)
-            else:
-                base = node.module or ""
-            if not base:
-                continue
-            out.append(base)
-            out.extend(base + "." + a.name for a in node.names
-                       if a.name != "*")
+    for dots, module, names, plain in _IMPORT_RE.findall(text.replace("\\\n", " ")):
+        if plain:
+            for item in plain.split(","):
+                parts = item.split()
+                if not parts:
+                    continue
+                path = parts[0].split(".")
+                # `import a.b.c` binds `a`; a.b and a.b.c are reached
+                # through attributes.
+                out.extend(".".join(path[:i + 1]) for i in range(len(path)))
+            continue
+        level = len(dots)
+        if level:
+            base = package.split(".") if package else []
+            if level - 1 > len(base) or not package:
+                continue  # beyond the top-level package
+            base = base[:len(base) - (level - 1)]
+            if module:
+                base += module.split(".")
+            base = ".".join(base)
+        else:
+            base = module
+        if not base:
+            continue
+        out.append(base)
+        for item in names.strip().strip("()").split(","):
+            parts = item.split()
+            if parts and parts[0] != "*" and parts[0].isidentifier():
+                out.append(base + "." + parts[0])
     return out
 
 
@@ -142,11 +158,7 @@ def _read(path, name):
             text = f.read()
     except (OSError, SyntaxError, UnicodeDecodeError):
         return None, []
-    try:
-        tree = ast.parse(text, filename=path)
-        imports = _imported_names(tree, _package_of(name, path))
-    except (SyntaxError, ValueError):
-        imports = []  # the frontend reports syntax errors, located
+    imports = _imported_names(text, _package_of(name, path))
     if len(_source_cache) > 512:
         _source_cache.clear()
     _source_cache[key] = (text, imports)

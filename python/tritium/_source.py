@@ -122,6 +122,47 @@ def _string_source(fn):
     return None
 
 
+def _top_level_block(all_lines, start):
+    """The lines of the top-level function whose decorators or ``def``
+    begin at 0-based line `start`, found without tokenizing (which costs a
+    compile milliseconds): the lines up to the next code line at column 0,
+    when they parse as one function (a cut inside a string, brackets or a
+    continuation does not), less those past its last statement other than
+    comments indented as deep as its body.
+    None when the function is not at the top level or the cut fails."""
+    if start >= len(all_lines) or all_lines[start][:1] in (" ", "\t", ""):
+        return None
+    i = start
+    # Decorators, with their arguments over several lines.
+    while i < len(all_lines) and not all_lines[i].startswith(("def ", "async def ")):
+        if all_lines[i][:1] not in ("@", " ", "\t", "\n", "\r", "#", ")", "]", "}"):
+            return None
+        i += 1
+    end = i + 1
+    while end < len(all_lines):
+        line = all_lines[end]
+        if line[:1] not in (" ", "\t", "\n", "\r", "\f", "#", ")", "") and line.strip():
+            break
+        end += 1
+    try:
+        tree = ast.parse("".join(all_lines[start:end]))
+    except (SyntaxError, ValueError):
+        return None
+    if len(tree.body) != 1 or not isinstance(
+            tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    fn = tree.body[0]
+    # The last statement's line, then, as inspect.getblock does, comment
+    # lines indented at least as deep as the body.
+    last = start + fn.end_lineno
+    for k in range(last, end):
+        text = all_lines[k]
+        stripped = text.lstrip()
+        if stripped.startswith("#") and len(text) - len(stripped) >= fn.body[0].col_offset:
+            last = k + 1
+    return all_lines[start:last]
+
+
 class Origin:
     """A function's source: `path` (for messages and locations), the whole
     `text` it was read from (the file, or an exec'd string), its `lines`
@@ -161,10 +202,12 @@ def origin(fn):
             "after tritium was imported, or registered with linecache"
             % (fn.__qualname__, code.co_filename))
     all_lines = text.splitlines(True)
-    try:
-        lines = inspect.getblock(all_lines[code.co_firstlineno - 1:])
-    except Exception:  # noqa: BLE001 - tokenizer errors: take the rest
-        lines = all_lines[code.co_firstlineno - 1:]
+    lines = _top_level_block(all_lines, code.co_firstlineno - 1)
+    if lines is None:
+        try:
+            lines = inspect.getblock(all_lines[code.co_firstlineno - 1:])
+        except Exception:  # noqa: BLE001 - tokenizer errors: take the rest
+            lines = all_lines[code.co_firstlineno - 1:]
     if not lines:
         raise CompilationError("%s: its source (%s:%d) is empty"
                                % (fn.__qualname__, path, code.co_firstlineno))

@@ -325,3 +325,48 @@ def test_unregistered_module_cannot_be_called(mods):
     with pytest.raises(triton.CompilationError,
                        match="imported from a module whose source"):
         run16(mods.load("kern").k)
+
+
+def test_import_scan_names_every_form():
+    """The import scan (text, no parse) finds what ast would: aliases,
+    dotted names, relative imports against the package, parenthesized and
+    continued lists, imports inside functions and after a semicolon."""
+    from tritium._modules import _imported_names
+    text = textwrap.dedent("""\
+        import a.b.c as d, e
+        from . import x, y as z
+        from ..pkg.mod import (p,
+           q as r, *)
+        from k import *
+        x = 1; import semi
+        def f():
+            from inner import g  # a comment
+        from cont \\
+          import h
+        """)
+    assert _imported_names(text, "top.sub") == [
+        "a", "a.b", "a.b.c", "e", "top.sub", "top.sub.x", "top.sub.y",
+        "top.pkg.mod", "top.pkg.mod.p", "top.pkg.mod.q", "k", "semi",
+        "inner", "inner.g", "cont", "cont.h"]
+    # Beyond the top-level package, or relative with no package: nothing.
+    assert _imported_names("from ... import x\n", "top.sub") == []
+    assert _imported_names("from . import x\n", "") == []
+
+
+@pytest.mark.parametrize("source, name", [
+    ("@jit\ndef k(a,\n      b):\n    x = 1\n    # kept\n  # dropped\n\n# dropped\ny = 2\n", "k"),
+    ("@autotune(\n    configs=[],\n)\n@jit\ndef k(\n    a,\n):\n    return a\n\n\ndef other():\n    pass\n", "k"),
+    ('def k():\n    s = """\nnot the end\n"""\n    return s\nz = 1\n', "k"),
+    ("def k():\n    v = (1 +\n2)\n    return v\n", "k"),
+])
+def test_source_block_matches_inspect(source, name):
+    """A top-level function's lines, found without the tokenizer, are
+    inspect.getblock's (a cut inside a string or brackets falls back to
+    it)."""
+    import inspect
+    from tritium._source import _top_level_block
+    lines = source.splitlines(True)
+    assert _top_level_block(lines, 0) in (None, inspect.getblock(lines))
+    fast = _top_level_block(lines, 0)
+    if "not the end" not in source and "(1 +" not in source:
+        assert fast == inspect.getblock(lines)
