@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -275,8 +276,34 @@ tritium::rt::prepareCudaDevice(mlir::ModuleOp module, const std::string &kernel,
   cuda::CudaDevice *dev = cuda::CudaDevice::get(&why);
   if (!dev)
     return Error{"no CUDA device: " + why, Error::Runtime};
-  return prepareCuda(module, kernel, dev->computeCapability(), dev->arch(), dev, numWarps,
-                     numStages, maxRegisters, fpFusion);
+  unsigned cc = dev->computeCapability();
+  std::string arch = dev->arch();
+  // TRITON_OVERRIDE_ARCH ("sm80"), as Triton reads it: code for another
+  // architecture than the device's, which must run it (sm_80's mma.sync
+  // and cp.async path on a Hopper GPU, say).
+  if (const char *t = std::getenv("TRITON_OVERRIDE_ARCH"); t && *t) {
+    std::string text = t, digits;
+    if (text.rfind("sm_", 0) == 0)
+      digits = text.substr(3);
+    else if (text.rfind("sm", 0) == 0)
+      digits = text.substr(2);
+    if (!digits.empty() && digits.back() == 'a')
+      digits.pop_back();
+    unsigned want = codegen::parseCudaTarget("cuda:" + digits);
+    if (want != 80 && want != 86 && want != 89 && want != 90)
+      return Error{"TRITON_OVERRIDE_ARCH='" + text +
+                       "' is not a CUDA architecture tritium compiles for (sm80, sm86, "
+                       "sm89 or sm90)",
+                   Error::Runtime};
+    if (want > cc || (want == 90 && cc != 90))
+      return Error{"TRITON_OVERRIDE_ARCH='" + text + "': the device is " + arch +
+                       ", which cannot run code for sm_" + std::to_string(want),
+                   Error::Runtime};
+    cc = want;
+    arch = targetArch(want);
+  }
+  return prepareCuda(module, kernel, cc, arch, dev, numWarps, numStages, maxRegisters,
+                     fpFusion);
 }
 
 Expected<std::shared_ptr<CudaCompiled>>
