@@ -109,6 +109,10 @@ struct CudaJob {
   std::shared_ptr<CudaCompiled> out;
   std::string image; ///< cubin (or PTX when isPtx): from the cache or runCuda
   bool isPtx = false;
+  /// Load the PTX, not the cubin: code for another major architecture than
+  /// the device's (a cubin runs only within its own), which the driver
+  /// compiles for the device.
+  bool loadPtx = false;
   codegen::LoweredCudaPtr lowered; ///< what runCuda still has to do, if anything
   codegen::CudaKernelArtifacts art;
 };
@@ -122,7 +126,8 @@ namespace {
 Expected<CudaJobPtr> prepareCuda(mlir::ModuleOp module, const std::string &kernel,
                                  unsigned cc, const std::string &arch,
                                  tritium::cuda::CudaDevice *dev, unsigned numWarps,
-                                 unsigned numStages, unsigned maxRegisters, bool fpFusion) {
+                                 unsigned numStages, unsigned maxRegisters, bool fpFusion,
+                                 bool loadPtx = false) {
   using namespace tritium;
   using namespace tritium::rt;
   auto func = module.lookupSymbol<mlir::func::FuncOp>(kernel);
@@ -144,6 +149,7 @@ Expected<CudaJobPtr> prepareCuda(mlir::ModuleOp module, const std::string &kerne
   job->kernel = kernel;
   job->arch = arch;
   job->dev = dev;
+  job->loadPtx = loadPtx;
   job->key = KernelCache::makeKey(ir, kernel, options, arch, compilerFingerprint());
   job->out = std::make_shared<CudaCompiled>();
   CudaCompiled &out = *job->out;
@@ -164,7 +170,7 @@ Expected<CudaJobPtr> prepareCuda(mlir::ModuleOp module, const std::string &kerne
         *shared > UINT32_MAX || *scratch > UINT32_MAX) {
       cache.remove(job->key);
     } else {
-      if (a.count("kernel.cubin")) {
+      if (a.count("kernel.cubin") && !loadPtx) {
         job->image = a["kernel.cubin"];
       } else if (a.count("kernel.ptx")) {
         job->image = a["kernel.ptx"];
@@ -234,8 +240,12 @@ std::optional<Error> tritium::rt::runCuda(CudaJob &job) {
                    Error::Compile};
     art.addStage("ptxas", std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                                         start).count());
+    e.artifacts["kernel.cubin"] = *cubin;
     job.image = *cubin;
-    e.artifacts["kernel.cubin"] = job.image;
+    if (job.loadPtx) {
+      job.image = art.ptx;
+      job.isPtx = true;
+    }
   } else {
     job.image = art.ptx;
     job.isPtx = true;
@@ -278,9 +288,11 @@ tritium::rt::prepareCudaDevice(mlir::ModuleOp module, const std::string &kernel,
     return Error{"no CUDA device: " + why, Error::Runtime};
   unsigned cc = dev->computeCapability();
   std::string arch = dev->arch();
+  bool loadPtx = false;
   // TRITON_OVERRIDE_ARCH ("sm80"), as Triton reads it: code for another
   // architecture than the device's, which must run it (sm_80's mma.sync
-  // and cp.async path on a Hopper GPU, say).
+  // and cp.async path on a Hopper GPU, say). Across major architectures
+  // the device gets the PTX, as a cubin runs only within its own.
   if (const char *t = std::getenv("TRITON_OVERRIDE_ARCH"); t && *t) {
     std::string text = t, digits;
     if (text.rfind("sm_", 0) == 0)
@@ -299,11 +311,12 @@ tritium::rt::prepareCudaDevice(mlir::ModuleOp module, const std::string &kernel,
       return Error{"TRITON_OVERRIDE_ARCH='" + text + "': the device is " + arch +
                        ", which cannot run code for sm_" + std::to_string(want),
                    Error::Runtime};
+    loadPtx = want / 10 != cc / 10;
     cc = want;
     arch = targetArch(want);
   }
   return prepareCuda(module, kernel, cc, arch, dev, numWarps, numStages, maxRegisters,
-                     fpFusion);
+                     fpFusion, loadPtx);
 }
 
 Expected<std::shared_ptr<CudaCompiled>>
