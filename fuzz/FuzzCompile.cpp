@@ -79,7 +79,8 @@ std::string defaultSignature(const rt::KernelSource &src, const std::string &tex
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A stage past 12 s is reported with its name (a finding); one that
-  // cannot stop meets libFuzzer's own 20 s timeout first.
+  // cannot stop meets libFuzzer's own timeout (scripts/fuzz: 20 s, 60 s for
+  // gpu).
   static bool limited = (setStageTimeLimit(12), true);
   (void)limited;
   std::string text(reinterpret_cast<const char *>(data), size);
