@@ -19,7 +19,6 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -293,13 +292,7 @@ bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  // The lowering writes every element of every tensor value, and most of
-  // that is never read (the lanes a vector access does not address, values
-  // carried through branches and loops that nothing uses). Aggressive dead
-  // code elimination first: same output, O3 over a third of the IR.
-  llvm::ModulePassManager mpm;
-  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::ADCEPass()));
-  mpm.addPass(pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3));
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(m, mam);
   return true;
 }
