@@ -124,8 +124,8 @@ def _string_source(fn):
 
 def _top_level_block(all_lines, start):
     """The lines of the top-level function whose decorators or ``def``
-    begin at 0-based line `start`, found without tokenizing (which costs a
-    compile milliseconds): the lines up to the next code line at column 0,
+    begin at 0-based line `start`, found without the tokenizer (which costs
+    milliseconds per compile): the lines up to the next code line at column 0,
     when they parse as one function (a cut inside a string, brackets or a
     continuation does not), less those past its last statement other than
     comments indented as deep as its body.
