@@ -34,6 +34,7 @@ Lowering::Lowering(llvm::Module &module, TargetInfo &target, unsigned numWarps)
   populateElementwiseHandlers(handlers_);
   populateShapeHandlers(handlers_);
   populateMemoryHandlers(handlers_);
+  populateSharedHandlers(handlers_);
   populateReduceHandlers(handlers_);
   populateDotHandlers(handlers_);
   populateDebugHandlers(handlers_);

@@ -7,8 +7,8 @@
 // are uniform across the program and are one LLVM value.
 //
 // Ops are lowered by handlers registered per op name, one file per op
-// family (ElementwiseToLLVM, ShapeToLLVM, MemoryToLLVM, ReduceToLLVM,
-// DotToLLVM, DebugToLLVM); control flow and layout conversion live in
+// family (ElementwiseToLLVM, ShapeToLLVM, MemoryToLLVM, SharedToLLVM,
+// ReduceToLLVM, DotToLLVM, DebugToLLVM); control flow and layout conversion live in
 // Lowering.cpp. Target details (special registers, barriers, shuffles,
 // printf) are behind TargetInfo.
 //
@@ -179,6 +179,7 @@ using HandlerTable = llvm::StringMap<OpHandler>;
 void populateElementwiseHandlers(HandlerTable &t);
 void populateShapeHandlers(HandlerTable &t);
 void populateMemoryHandlers(HandlerTable &t);
+void populateSharedHandlers(HandlerTable &t);
 void populateReduceHandlers(HandlerTable &t);
 void populateDotHandlers(HandlerTable &t);
 void populateDebugHandlers(HandlerTable &t);
@@ -533,7 +534,7 @@ std::optional<OperandStaging> wgmmaOperandStaging(mlir::Value a, mlir::Value b, 
 std::optional<OperandStaging> mmaOperandStaging(mlir::tile::DotOp dot, unsigned operand,
                                                 unsigned computeCapability, unsigned numWarps);
 /// The layout a tgpu.local_alloc result of type `t` (a #tgpu.shared
-/// encoding) is stored in (MemoryToLLVM.cpp).
+/// encoding) is stored in (SharedToLLVM.cpp).
 SharedLayout localAllocLayout(mlir::RankedTensorType t);
 /// Whether `v` (a product's operand) is a tile tgpu.local_alloc wrote into
 /// the staging area (or its transpose).

@@ -8,11 +8,11 @@
 // the thread that owns an element (replicas skip), and an atomic's old value
 // is shared with the replicas through shared memory. A volatile scalar load
 // is read by one thread and shared the same way, so scalars stay uniform.
-// Also the shared-memory tiles of products: the pipeliner's slots
-// (tgpu.shared_load) and operands staged by tgpu.local_alloc.
+// Shared-memory slots and staged tiles are SharedToLLVM.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
+#include "codegen/MemoryAccess.h"
 #include "codegen/Pipeline.h"
 
 #include "codegen/dialect/GpuDialect.h"
@@ -23,7 +23,40 @@
 
 using namespace mlir;
 using namespace tritium::codegen;
+using namespace tritium::codegen::mem;
 namespace tile = mlir::tile;
+
+unsigned tritium::codegen::mem::elemBitsOf(llvm::Type *et) {
+  return et->isPointerTy() ? 64 : std::max(8u, unsigned(et->getPrimitiveSizeInBits()));
+}
+
+unsigned tritium::codegen::mem::vectorWidth(Lowering &L, const LinearLayout &layout,
+                                            Value ptr, Value mask, llvm::Type *et,
+                                            unsigned dim) {
+  unsigned bits = elemBitsOf(et);
+  unsigned vec = std::min(layout.contiguousRegs(dim), 128u / bits);
+  unsigned hint = L.vectorWidthHint ? L.vectorWidthHint(ptr, mask, dim) : 1;
+  vec = std::min(vec, std::max(1u, hint));
+  while (vec > 1 && (vec & (vec - 1)))
+    vec &= vec - 1;
+  return vec;
+}
+
+llvm::Type *tritium::codegen::mem::pointeeType(Lowering &L, Value ptr) {
+  Type t = ptr.getType();
+  if (auto r = dyn_cast<RankedTensorType>(t))
+    t = r.getElementType();
+  return L.llvmType(cast<tile::PointerType>(t).getPointeeType());
+}
+
+std::vector<llvm::Value *> tritium::codegen::mem::regsIn(Lowering &L, Value v,
+                                                         const LayoutRef &layout) {
+  if (!v)
+    return {};
+  if (!layout || !isa<RankedTensorType>(v.getType()))
+    return std::vector<llvm::Value *>(layout ? layout->numRegs() : 1, L.scalar(v));
+  return L.convert(v, *layout);
+}
 
 namespace {
 
@@ -143,39 +176,6 @@ std::vector<llvm::Value *> unpack(Lowering &L, llvm::ArrayRef<llvm::Value *> wor
     out.push_back(x);
   }
   return out;
-}
-
-unsigned elemBitsOf(llvm::Type *et) {
-  return et->isPointerTy() ? 64 : std::max(8u, unsigned(et->getPrimitiveSizeInBits()));
-}
-
-/// Elements per vector access along `dim` (consecutive registers of
-/// `layout` that are consecutive in memory).
-unsigned vectorWidth(Lowering &L, const LinearLayout &layout, Value ptr,
-                     Value mask, llvm::Type *et, unsigned dim) {
-  unsigned bits = elemBitsOf(et);
-  unsigned vec = std::min(layout.contiguousRegs(dim), 128u / bits);
-  unsigned hint = L.vectorWidthHint ? L.vectorWidthHint(ptr, mask, dim) : 1;
-  vec = std::min(vec, std::max(1u, hint));
-  while (vec > 1 && (vec & (vec - 1)))
-    vec &= vec - 1;
-  return vec;
-}
-
-llvm::Type *pointeeType(Lowering &L, Value ptr) {
-  Type t = ptr.getType();
-  if (auto r = dyn_cast<RankedTensorType>(t))
-    t = r.getElementType();
-  return L.llvmType(cast<tile::PointerType>(t).getPointeeType());
-}
-
-/// Registers of `v` (tensor in `layout`, or a scalar repeated).
-std::vector<llvm::Value *> regsIn(Lowering &L, Value v, const LayoutRef &layout) {
-  if (!v)
-    return {};
-  if (!layout || !isa<RankedTensorType>(v.getType()))
-    return std::vector<llvm::Value *>(layout ? layout->numRegs() : 1, L.scalar(v));
-  return L.convert(v, *layout);
 }
 
 /// How a global access of `ptr` (tensor) runs: its pointers' layout (the
@@ -648,204 +648,11 @@ LogicalResult atomicCas(Lowering &L, Operation *o) {
                       });
 }
 
-//===----------------------------------------------------------------------===//
-// Asynchronous copies into shared-memory slots (cp.async, sm_80+)
-//===----------------------------------------------------------------------===//
-
-llvm::InlineAsm *asmStmt(Lowering &L, llvm::ArrayRef<llvm::Type *> args,
-                         const std::string &text, const std::string &cons) {
-  return llvm::InlineAsm::get(
-      llvm::FunctionType::get(L.b.getVoidTy(), args, false), text, cons, true);
-}
-
-/// Byte offset (i32) of slot `slot` of `buf`.
-llvm::Value *slotOffset(Lowering &L, const Lowering::SharedBuffer &buf,
-                        llvm::Value *slot) {
-  return L.b.CreateAdd(L.i32(buf.offset), L.b.CreateMul(slot, L.i32(buf.slotBytes)));
-}
-
-LogicalResult asyncCopy(Lowering &L, Operation *o) {
-  auto op = cast<tgpu::AsyncCopyOp>(o);
-  auto &b = L.b;
-  const Lowering::SharedBuffer &buf = L.sharedBuffers.at(op.getBuffer());
-  LayoutRef layout = L.get(op.getPtr()).layout;
-  std::vector<llvm::Value *> ptrs = L.get(op.getPtr()).regs;
-  // The layout assignment gave the pointers the layout the copy reads in:
-  // the widest runs along the last dimension, along the first for a slot
-  // holding the tile transposed (where pointers and mask can be recomputed
-  // there).
-  unsigned dim = buf.transposed ? 0 : layout->rank() - 1;
-  std::vector<llvm::Value *> mask = regsIn(L, op.getMask(), layout);
-  llvm::Type *vt = pointeeType(L, op.getPtr());
-  unsigned eb = L.storeBytes(vt);
-  unsigned vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, dim);
-  unsigned bytes = vec * eb;
-  llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
-  // Byte offset of register g's run in the slot.
-  auto offsetOf = [&](unsigned g) {
-    return L.elementOffset(buf.layout, *layout, g, buf.transposed);
-  };
-  auto *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
-  if (!L.buffersLive) {
-    // The staging area overlapped the buffers until now: every thread is
-    // done with it before the first copy lands.
-    L.barrier();
-    L.buffersLive = true;
-  }
-  // 16-byte copies bypass L1 (.cg); smaller ones may only use .ca.
-  std::string cp = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
-                   ".shared.global [$0], [$1], " + std::to_string(bytes);
-  auto *copyAll = asmStmt(L, {i64, ptrs[0]->getType()}, cp + ";", "l,l");
-  auto *copySome = asmStmt(L, {i64, ptrs[0]->getType(), i32}, cp + ", $2;", "l,l,r");
-  // Below 4 bytes there is no cp.async: a predicated load and a store.
-  auto *loadOne = llvm::InlineAsm::get(
-      llvm::FunctionType::get(b.getInt16Ty(), {ptrs[0]->getType(), b.getInt1Ty()}, false),
-      std::string("mov.b16 $0, 0;\n\t@$2 ld.global.") + (eb == 1 ? "b8" : "b16") +
-          " $0, [$1];",
-      "=h,l,b", true);
-  for (unsigned g = 0; g < ptrs.size(); g += vec) {
-    if (layout->isReplicaReg(g))
-      continue;
-    if (bytes < 4) { // element by element
-      for (unsigned i = g; i < g + vec; ++i) {
-        llvm::Value *v = b.CreateCall(loadOne, {ptrs[i], mask.empty() ? b.getTrue() : mask[i]});
-        if (eb == 1)
-          v = b.CreateTrunc(v, b.getInt8Ty());
-        b.CreateStore(v, L.sharedBytePtr(b.CreateAdd(base, offsetOf(i))));
-      }
-      continue;
-    }
-    llvm::Value *dst = L.sharedBytePtr(b.CreateAdd(base, offsetOf(g)));
-    llvm::Value *dstAddr = b.CreatePtrToInt(dst, i64);
-    if (mask.empty())
-      b.CreateCall(copyAll, {dstAddr, ptrs[g]});
-    else // a masked-off group reads nothing and writes zeros
-      b.CreateCall(copySome, {dstAddr, ptrs[g],
-                              b.CreateSelect(mask[g], L.i32(bytes), L.i32(0))});
-  }
-  return success();
-}
-
-LogicalResult asyncCommit(Lowering &L, Operation *) {
-  L.b.CreateCall(asmStmt(L, {}, "cp.async.commit_group;", ""), {});
-  return success();
-}
-
-LogicalResult asyncWait(Lowering &L, Operation *o) {
-  auto op = cast<tgpu::AsyncWaitOp>(o);
-  L.b.CreateCall(asmStmt(L, {}, "cp.async.wait_group " +
-                                    std::to_string(op.getPending()) + ";", ""), {});
-  L.barrier();
-  return success();
-}
-
-/// The registers of `layout` read from a tile `tile` holds in shared memory.
-std::vector<llvm::Value *> readSharedTile(Lowering &L, const Lowering::SharedTile &tile,
-                                          const LinearLayout &layout, llvm::Type *et) {
-  std::vector<llvm::Value *> regs;
-  for (unsigned r = 0; r < layout.numRegs(); ++r) {
-    llvm::Value *off = L.elementOffset(tile.layout, layout, r, tile.transposed);
-    regs.push_back(L.b.CreateLoad(et, L.sharedBytePtr(L.b.CreateAdd(tile.byteOffset, off))));
-  }
-  return regs;
-}
-
-/// A slot read in place when every user is a tensor-core product (which
-/// reads its operands from shared memory anyway); otherwise into registers.
-LogicalResult sharedLoad(Lowering &L, Operation *o) {
-  auto op = cast<tgpu::SharedLoadOp>(o);
-  auto it = L.sharedBuffers.find(op.getBuffer());
-  if (it == L.sharedBuffers.end())
-    return L.fail(o, "no tgpu.async_copy fills shared buffer " +
-                         std::to_string(op.getBuffer()));
-  const Lowering::SharedBuffer &buf = it->second;
-  llvm::Value *base = slotOffset(L, buf, L.scalar(op.getSlot()));
-  // The layout assignment leaves tiles that products read in place in
-  // shared memory.
-  bool inPlace = isa_and_nonnull<tgpu::SharedEncodingAttr>(op.getType().getEncoding());
-  LayoutRef layout = L.defaultLayout(op.getType());
-  Lowering::SharedTile tile{base, buf.layout, buf.transposed};
-  if (inPlace) {
-    L.sharedTiles[op.getResult()] = tile;
-    L.set(op.getResult(), Lowered{layout, {}});
-    return success();
-  }
-  // Into registers in the layout assigned to the result.
-  layout = L.assigned(op.getType());
-  llvm::Type *et = L.llvmType(cast<RankedTensorType>(op.getType()).getElementType());
-  L.set(op.getResult(), Lowered{layout, readSharedTile(L, tile, *layout, et)});
-  return success();
-}
-
-/// A tile written into the staging area for a product: from registers, or
-/// read back from a slot held in the other orientation.
-LogicalResult localAlloc(Lowering &L, Operation *o) {
-  auto op = cast<tgpu::LocalAllocOp>(o);
-  auto &b = L.b;
-  auto t = cast<RankedTensorType>(op.getType());
-  llvm::Type *et = L.llvmType(t.getElementType());
-  bool transposed = cast<tgpu::SharedEncodingAttr>(t.getEncoding()).getTransposed();
-  SharedLayout layout = localAllocLayout(t);
-  int64_t begin = op.getOffset(), end = begin + layout.bytes();
-  // The area's last readers are done, unless only the tiles staged right
-  // before this one (in other bytes) were written since the last barrier.
-  bool apart = false;
-  for (Operation *p = op->getPrevNode(); auto prev = dyn_cast_or_null<tgpu::LocalAllocOp>(p);
-       p = p->getPrevNode()) {
-    int64_t pb = prev.getOffset(), pe = pb + localAllocLayout(prev.getType()).bytes();
-    apart = pe <= begin || end <= pb;
-    if (!apart)
-      break;
-  }
-  if (!apart)
-    L.barrierBeforeStaging();
-  std::optional<Lowered> fromSlot;
-  auto slot = L.sharedTiles.find(op.getSrc());
-  if (slot != L.sharedTiles.end()) {
-    LayoutRef l = L.defaultLayout(t);
-    fromSlot = Lowered{l, readSharedTile(L, slot->second, *l, et)};
-  }
-  const Lowered &src = fromSlot ? *fromSlot : L.get(op.getSrc());
-  llvm::Value *base = L.i32(unsigned(L.scratchStart() + begin));
-  if (!transposed) {
-    L.storeToSharedLayout(src, et, layout, base);
-  } else { // stored [cols, rows], element by element
-    for (unsigned r = 0; r < src.layout->numRegs(); ++r) {
-      if (src.layout->isReplicaReg(r))
-        continue;
-      llvm::Value *off = L.elementOffset(layout, *src.layout, r, /*transposed=*/true);
-      L.storeShared(src.regs[r], L.sharedBytePtr(b.CreateAdd(base, off)));
-    }
-  }
-  L.reserveShared(unsigned(end));
-  // One fence after the last of the tiles staged together, for the
-  // tensor cores' asynchronous reads (mma.sync reads through ldmatrix).
-  if (isa_and_nonnull<tgpu::WgmmaOp>(op->getNextNode()))
-    b.CreateCall(asmStmt(L, {}, "fence.proxy.async.shared::cta;", ""), {});
-  L.sharedTiles[op.getResult()] = {base, layout, transposed};
-  L.set(op.getResult(), Lowered{L.defaultLayout(t), {}});
-  return success();
-}
-
 } // namespace
-
-SharedLayout tritium::codegen::localAllocLayout(RankedTensorType t) {
-  auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
-  bool transposed = enc.getTransposed();
-  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
-  unsigned eb = elementBytes(t.getElementType());
-  return enc.getSwizzle() ? SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle())
-                          : SharedLayout::padded(rows, cols, eb, enc.getPad());
-}
 
 void tritium::codegen::populateMemoryHandlers(HandlerTable &t) {
   t["tile.load"] = load;
   t["tile.store"] = store;
   t["tile.atomic_rmw"] = atomicRmw;
   t["tile.atomic_cas"] = atomicCas;
-  t["tgpu.async_copy"] = asyncCopy;
-  t["tgpu.async_commit"] = asyncCommit;
-  t["tgpu.async_wait"] = asyncWait;
-  t["tgpu.shared_load"] = sharedLoad;
-  t["tgpu.local_alloc"] = localAlloc;
 }
