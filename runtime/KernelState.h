@@ -52,6 +52,11 @@ struct Specialization {
   CompiledInfo info; // filled by Kernel::lastCompiled
   bool infoHasGpu = false, infoReady = false;
 };
+/// The leaves of `a` that the compiled kernel takes as arguments, depth
+/// first through tuples, with their names ("ptrs[1]"): not the constants
+/// of tuples, nor ints folded as 1 (KernelState.cpp).
+void runtimeLeaves(const Arg &a, const std::string &name,
+                   std::vector<std::pair<const Arg *, std::string>> &out);
 /// Compiles `sp` for the HIP device and loads it there, once; makes it
 /// what lastCompiled describes.
 std::optional<Error> ensureHip(Specialization &sp, const std::string &kernel,
