@@ -8,9 +8,9 @@
 //
 // Ops are lowered by handlers registered per op name, one file per op
 // family (ElementwiseToLLVM, ShapeToLLVM, MemoryToLLVM, SharedToLLVM,
-// ReduceToLLVM, DotToLLVM, DebugToLLVM); control flow and layout conversion live in
-// Lowering.cpp. Target details (special registers, barriers, shuffles,
-// printf) are behind TargetInfo.
+// ReduceToLLVM, DotToLLVM, DebugToLLVM); control flow and layout
+// conversion live in Lowering.cpp. Target details (special registers,
+// barriers, shuffles, printf) are behind TargetInfo.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CODEGEN_LOWERING_H
