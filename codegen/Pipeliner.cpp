@@ -47,6 +47,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 #include "codegen/Pipeline.h"
+#include "codegen/PipelinerCandidates.h"
 #include "codegen/PipelinerSlices.h"
 #include "codegen/PipelinerStaging.h"
 
@@ -68,131 +69,6 @@ using namespace tritium::codegen::pipeliner;
 namespace tile = mlir::tile;
 
 namespace {
-
-/// A load whose pointer is either loop-carried and advanced by an
-/// invariant offset, or computed from the induction variable (and
-/// invariants) in the body; its mask is always computed that way.
-struct Candidate {
-  tile::LoadOp load;
-  int argIndex = -1;      // the loop-carried pointer, or -1: computed
-  tile::AddPtrOp advance; // its yielded value: addptr(arg, invariant)
-  llvm::SetVector<Operation *> slice; // computes the mask (and pointer)
-  const Recurrences *rec = nullptr;   // the loop's recurrences
-  ChainUse chains;                    // the chains the slice reads
-  bool toRegisters = false; // its slot is read into registers, not by products
-};
-
-/// A recurrence's value in the iteration being emitted for.
-using ArgAt = llvm::function_ref<Value(const Recurrence &)>;
-
-/// The pointer and mask of `c` in the iteration whose induction variable
-/// is `at`, built at `b`; `carried` is the loop-carried pointer's value
-/// for that iteration (unused when the pointer is computed), `argAt` the
-/// value there of each recurrence the slice reads.
-std::pair<Value, Value> emitAt(OpBuilder &b, Candidate &c, Value iv, Value at,
-                               Value carried, ArgAt argAt, const IRMapping *chainVals = nullptr) {
-  IRMapping map = chainVals ? *chainVals : IRMapping();
-  map.map(iv, at);
-  auto mapRecurrence = [&](Value v) {
-    auto it = c.rec->find(v);
-    if (it != c.rec->end() && !map.contains(v))
-      map.map(v, argAt(it->second));
-  };
-  for (Operation *op : c.slice)
-    for (Value o : op->getOperands())
-      mapRecurrence(o);
-  if (c.argIndex < 0)
-    mapRecurrence(c.load.getPtr());
-  if (c.load.getMask())
-    mapRecurrence(c.load.getMask());
-  for (Operation *op : c.slice)
-    b.clone(*op, map);
-  Value ptr = c.argIndex < 0 ? map.lookupOrDefault(c.load.getPtr()) : carried;
-  Value mask = c.load.getMask() ? map.lookupOrDefault(c.load.getMask()) : Value();
-  return {ptr, mask};
-}
-
-/// `mask & (i < ub)`, splat over the mask's shape when needed.
-Value guard(OpBuilder &b, Location loc, Value mask, Value i, Value ub,
-            bool isUnsigned, Type ptrType) {
-  Value inRange = arith::CmpIOp::create(
-      b, loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, i, ub);
-  if (auto rt = dyn_cast<RankedTensorType>(ptrType))
-    inRange = tile::SplatOp::create(
-        b, loc, RankedTensorType::get(rt.getShape(), b.getI1Type()), inRange);
-  return mask ? arith::AndIOp::create(b, loc, mask, inRange) : inRange;
-}
-
-std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec,
-                                      const ChainLeaves *leaves = nullptr) {
-  Block *body = loop.getBody();
-  Value iv = loop.getInductionVar();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  std::vector<Candidate> cands;
-  for (Operation &op : body->without_terminator()) {
-    auto load = dyn_cast<tile::LoadOp>(&op);
-    if (!load || load.getIsVolatile())
-      continue;
-    Candidate c;
-    c.load = load;
-    c.rec = &rec;
-    auto arg = dyn_cast<BlockArgument>(load.getPtr());
-    if (arg && arg.getOwner() == body && arg.getArgNumber() > 0) {
-      unsigned idx = arg.getArgNumber() - 1;
-      auto adv = yield.getOperand(idx).getDefiningOp<tile::AddPtrOp>();
-      if (!adv || adv.getPtr() != arg || !loop.isDefinedOutsideOfLoop(adv.getOffset()))
-        continue;
-      c.argIndex = int(idx);
-      c.advance = adv;
-    } else {
-      // A pointer computed in the body from the induction variable (an
-      // invariant one would read what a store in the loop may change).
-      Operation *d = load.getPtr().getDefiningOp();
-      if (!d || d->getBlock() != body ||
-          !collectSlice(load.getPtr(), body, iv, c.slice, rec, leaves, &c.chains))
-        continue;
-    }
-    if (load.getMask() &&
-        !collectSlice(load.getMask(), body, iv, c.slice, rec, leaves, &c.chains))
-      continue;
-    if (load.getOther() && !loop.isDefinedOutsideOfLoop(load.getOther()))
-      continue;
-    cands.push_back(std::move(c));
-  }
-  return cands;
-}
-
-/// A tensor descriptor's block load copied by TMA (sm_90): its indices are
-/// computed from the induction variable, recurrences and invariants.
-struct TmaCandidate {
-  tile::DescriptorLoadOp load;
-  llvm::SetVector<Operation *> slice; // computes the indices
-  const Recurrences *rec = nullptr;
-  ChainUse chains;
-};
-
-/// The indices of `c` in the iteration whose induction variable is `at`.
-SmallVector<Value> emitIndicesAt(OpBuilder &b, TmaCandidate &c, Value iv, Value at,
-                                 ArgAt argAt, const IRMapping *chainVals = nullptr) {
-  IRMapping map = chainVals ? *chainVals : IRMapping();
-  map.map(iv, at);
-  auto mapRecurrence = [&](Value v) {
-    auto it = c.rec->find(v);
-    if (it != c.rec->end() && !map.contains(v))
-      map.map(v, argAt(it->second));
-  };
-  for (Operation *op : c.slice)
-    for (Value o : op->getOperands())
-      mapRecurrence(o);
-  for (Value i : c.load.getIndices())
-    mapRecurrence(i);
-  for (Operation *op : c.slice)
-    b.clone(*op, map);
-  SmallVector<Value> out;
-  for (Value i : c.load.getIndices())
-    out.push_back(map.lookupOrDefault(i));
-  return out;
-}
 
 /// The kernel argument (or other value made outside any computation on
 /// pointers) that a pointer or pointer tile offsets from; none when it is
@@ -220,65 +96,6 @@ Value pointerBase(Value p) {
       return Value();
   }
   return Value();
-}
-
-void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
-  if (cands.empty())
-    return;
-  Value iv = loop.getInductionVar();
-
-  Location loc = loop.getLoc();
-  OpBuilder b(loop);
-  bool isUnsigned = loop.getUnsignedCmp();
-  // The first iteration's loads, before the loop.
-  SmallVector<Value> firsts;
-  for (Candidate &c : cands) {
-    auto [ptr, mask] = emitAt(b, c, iv, loop.getLowerBound(),
-                              c.argIndex < 0 ? Value() : loop.getInitArgs()[c.argIndex],
-                              [&](const Recurrence &r) { return loop.getInitArgs()[r.index]; });
-    mask = guard(b, loc, mask, loop.getLowerBound(), loop.getUpperBound(), isUnsigned,
-                 c.load.getPtr().getType());
-    auto first = tile::LoadOp::create(b, c.load.getLoc(), ptr, mask, c.load.getOther(), c.load.getCacheAttr(),
-                                      c.load.getEvictAttr(), c.load.getIsVolatileAttr());
-    firsts.push_back(first);
-  }
-  IRRewriter rewriter(loop.getContext());
-  rewriter.setInsertionPoint(loop);
-  std::vector<Value> nextLoads;
-  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
-      rewriter, firsts, /*replaceInitOperandUsesInLoop=*/false,
-      [&](OpBuilder &ib, Location l, ArrayRef<BlockArgument> newArgs) {
-        // Called while the body still sits in the old loop; it is merged
-        // after these ops into the new loop's block, whose arguments then
-        // replace the old ones.
-        Block *nb = newArgs.front().getOwner();
-        Value niv = nb->getArgument(0);
-        OpBuilder pb = OpBuilder::atBlockBegin(nb);
-        Value next = arith::AddIOp::create(pb, l, niv, loop.getStep());
-        SmallVector<Value> out;
-        for (auto [k, c] : llvm::enumerate(cands)) {
-          Value carried;
-          if (c.argIndex >= 0) {
-            Value ptr = nb->getArgument(c.argIndex + 1);
-            carried = tile::AddPtrOp::create(pb, l, ptr.getType(), ptr, c.advance.getOffset());
-          }
-          auto [nptr, mask] = emitAt(pb, c, iv, next, carried, [&](const Recurrence &r) {
-            return advanceBy(pb, l, nb->getArgument(r.index + 1), r.step, 1);
-          });
-          mask = guard(pb, l, mask, next, loop.getUpperBound(), isUnsigned,
-                       c.load.getPtr().getType());
-          auto nl = tile::LoadOp::create(pb, c.load.getLoc(), nptr, mask, c.load.getOther(),
-                                         c.load.getCacheAttr(), c.load.getEvictAttr(),
-                                         c.load.getIsVolatileAttr());
-          out.push_back(nl);
-          // The body now reads the value loaded one iteration earlier.
-          c.load.getResult().replaceAllUsesWith(newArgs[k]);
-          c.load.erase();
-        }
-        return out;
-      });
-  if (failed(replaced)) // leaves the loop as it was: no prefetch
-    return;
 }
 
 /// The bases of the pointers that stores and atomics in `loop` write
