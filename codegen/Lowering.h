@@ -300,7 +300,16 @@ public:
   /// The most bytes a layout conversion stages at once (larger tiles move
   /// in parts where their layouts allow).
   static constexpr int64_t kConversionChunkBytes = 32 * 1024;
-  void barrier();
+  /// A barrier of every thread of the program (of the consumer warps in a
+  /// warp-specialized one). A pending TMA store's reads of the staging
+  /// area are waited for first (bulkReadsPending), unless `staging` is
+  /// false: the barrier then orders only what lies apart from the area (the
+  /// pipeliner's slots while they are live, a program's tl.debug_barrier),
+  /// and the wait is left to the next barrier that may precede a write
+  /// there. Waiting costs more than the store: thread 0's wait also drains
+  /// its cp.async groups, so a loop that waited at each slot barrier ran
+  /// its copies one stage deep.
+  void barrier(bool staging = true);
   /// The barrier before a write to the staging area: emitted only when
   /// some thread may have accessed the area since the last barrier
   /// (stagingTouched) on some path here.

@@ -17,10 +17,10 @@ using namespace tritium::codegen;
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-void Lowering::barrier() {
+void Lowering::barrier(bool staging) {
   // A TMA store's reads of the staging area end before the barrier lets
   // anyone write there (its issuing thread waits for them).
-  if (bulkReadsPending && partition != Partition::Producer) {
+  if (staging && bulkReadsPending && partition != Partition::Producer) {
     bulkReadsPending = false;
     waitTmaStoreReads();
   }

@@ -108,7 +108,7 @@ LogicalResult asyncWait(Lowering &L, Operation *o) {
   auto op = cast<tgpu::AsyncWaitOp>(o);
   L.b.CreateCall(asmStmt(L, {}, "cp.async.wait_group " +
                                     std::to_string(op.getPending()) + ";", ""), {});
-  L.barrier();
+  L.barrier(/*staging=*/false); // the landed slots, apart from the staging area
   return success();
 }
 

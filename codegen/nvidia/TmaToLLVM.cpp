@@ -111,7 +111,7 @@ LogicalResult tmaCopy(Lowering &L, Operation *o) {
     L.barrier();
     L.buffersLive = true;
   } else if (!prev || !isa<tgpu::TmaCopyOp>(prev)) {
-    L.barrier();
+    L.barrier(/*staging=*/false); // live slots lie apart from the staging area
   }
   llvm::Value *slot = L.scalar(op.getSlot());
   llvm::Value *base = b.CreateAdd(L.i32(buf.offset), b.CreateMul(slot, L.i32(buf.slotBytes)));

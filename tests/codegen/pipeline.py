@@ -191,6 +191,25 @@
 # CHECK-TMANOWAIT: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 # CHECK-TMANOWAIT: cp.async.bulk.wait_group.read 0;
 # CHECK-TMANOWAIT-NOT: cp.async.bulk.wait_group.read
+# A flattened persistent loop copying through pointers (cp.async) and
+# storing each tile through a descriptor (TMA): thread 0 waits for the
+# store's reads of the staging area only in the epilogue, before the next
+# tile's block is written there, not at the loop's slot barriers (the wait
+# also drains its cp.async groups, which ran the ring one stage deep).
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_persistent_desc_store --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,132" --target cuda:90 --num-warps 8 --num-stages 4 --emit ptx | FileCheck %s --check-prefix=CHECK-PERSWAIT
+# CHECK-PERSWAIT: cp.async.wait_group 1;
+# CHECK-PERSWAIT-NOT: cp.async.bulk.wait_group.read
+# CHECK-PERSWAIT: wgmma.mma_async
+# CHECK-PERSWAIT-NOT: cp.async.bulk.wait_group.read
+# CHECK-PERSWAIT: wgmma.wait_group.sync.aligned 1;
+# CHECK-PERSWAIT-NOT: cp.async.bulk.wait_group.read
+# CHECK-PERSWAIT: cp.async.commit_group;
+# CHECK-PERSWAIT-NOT: cp.async.bulk.wait_group.read
+# CHECK-PERSWAIT: wgmma.wait_group.sync.aligned 0;
+# CHECK-PERSWAIT: cp.async.bulk.wait_group.read 0;
+# CHECK-PERSWAIT-NOT: cp.async.wait_group
+# CHECK-PERSWAIT: stmatrix.sync.aligned.m8n8.x4.shared.b16
+# CHECK-PERSWAIT: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 # At the tile level: the ring starts before the prologue's copies, each
 # copy exists only for iterations below the bound, and the phase parity
 # flips each time the read slot wraps.

@@ -48,3 +48,27 @@ def mm_host_desc(a_d, b_d, c_ptr, M, N, K,
     offs_n = pid_n * BN + tl.arange(0, BN)
     tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16),
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def mm_persistent_desc_store(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
+                             BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                             NUM_SMS: tl.constexpr):
+    # Tiles copied through pointers (cp.async), stored through a descriptor
+    # (TMA), in one flattened loop.
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[scm, 1],
+                                       block_shape=[BM, BN])
+    num_n = tl.cdiv(N, BN)
+    num_tiles = tl.cdiv(M, BM) * num_n
+    offs_k = tl.arange(0, BK)
+    for tile in tl.range(tl.program_id(0), num_tiles, NUM_SMS, flatten=True):
+        rm = (tile // num_n) * BM + tl.arange(0, BM)
+        rn = (tile % num_n) * BN + tl.arange(0, BN)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            a = tl.load(a_ptr + rm[:, None] * sam + (k * BK + offs_k)[None, :],
+                        mask=(k * BK + offs_k)[None, :] < K, other=0.0)
+            b = tl.load(b_ptr + (k * BK + offs_k)[:, None] * sbk + rn[None, :],
+                        mask=(k * BK + offs_k)[:, None] < K, other=0.0)
+            acc = tl.dot(a, b, acc)
+        c_desc.store([(tile // num_n) * BM, (tile % num_n) * BN], acc.to(tl.float16))
