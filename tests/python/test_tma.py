@@ -174,3 +174,20 @@ def test_attention_over_descriptors_matches_torch(D, BM, BN, warps, stages, k_t)
                                K_T=k_t, num_warps=warps, num_stages=stages)
     ref = torch.softmax((q.float() @ k.float().transpose(2, 3)) * sm_scale, -1) @ v.float()
     torch.testing.assert_close(o.float(), ref, atol=2e-2, rtol=2e-2)
+
+
+@needs_hopper
+@pytest.mark.parametrize("M,N,K,programs,stages", [(1024, 1024, 512, 2, 4), (520, 776, 200, 3, 3)])
+def test_persistent_pointer_copies_descriptor_stores_match_torch(M, N, K, programs, stages):
+    # Pointer tiles (cp.async) into a flattened tile loop whose epilogue
+    # stores through a descriptor (TMA): each program writes its staging
+    # area again for every tile while the previous tile's store may still
+    # read it, so a missing wait shows as wrong tiles.
+    from block_matmul import mm_persistent_desc_store
+    triton.set_allocator(_alloc)
+    a, b = _operands(M, N, K, torch.float16, False, seed=3)
+    c = torch.full((M, N), 7.0, dtype=torch.float16, device="cuda")
+    mm_persistent_desc_store[(programs,)](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                                          BM=128, BN=256, BK=64, NUM_SMS=programs,
+                                          num_warps=8, num_stages=stages)
+    torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=2e-2 * K ** 0.5, rtol=2e-2)

@@ -67,8 +67,8 @@ def mm_persistent_desc_store(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
         acc = tl.zeros((BM, BN), dtype=tl.float32)
         for k in range(0, tl.cdiv(K, BK)):
             a = tl.load(a_ptr + rm[:, None] * sam + (k * BK + offs_k)[None, :],
-                        mask=(k * BK + offs_k)[None, :] < K, other=0.0)
+                        mask=(rm[:, None] < M) & ((k * BK + offs_k)[None, :] < K), other=0.0)
             b = tl.load(b_ptr + (k * BK + offs_k)[:, None] * sbk + rn[None, :],
-                        mask=(k * BK + offs_k)[:, None] < K, other=0.0)
+                        mask=((k * BK + offs_k)[:, None] < K) & (rn[None, :] < N), other=0.0)
             acc = tl.dot(a, b, acc)
         c_desc.store([(tile // num_n) * BM, (tile % num_n) * BN], acc.to(tl.float16))
