@@ -199,6 +199,12 @@ static std::optional<tile::EvictionPolicy> evictionPolicy(Emitter &em, const TVa
 
 /// Pointer tensor and mask of a block pointer: base + Σ (off_d + arange) *
 /// stride_d, with `0 <= coord < shape_d` for each boundary-checked dim.
+/// Written as a scalar part and a tensor part, base + Σ off_d * stride_d
+/// plus Σ arange_d * stride_d, with `-off_d <= arange_d < shape_d - off_d`:
+/// the same addresses and mask (in 64-bit arithmetic), but in a loop that
+/// advances the offsets only the scalars change, so each element costs one
+/// addition of a loop-invariant offset instead of a 64-bit multiply per
+/// row (a [K, N] tile of a row-major B has one row per k).
 static std::pair<TValue, TValue> materializeBlockPtr(Emitter &em, const BlockPtr &bp,
                                                      const TValue &boundary,
                                                      SourceLoc l) {
@@ -213,31 +219,41 @@ static std::pair<TValue, TValue> materializeBlockPtr(Emitter &em, const BlockPtr
     if (d < 0 || d >= int64_t(rank))
       em.error(l, "boundary_check dimension " + std::to_string(d) +
                       " out of range for a block of rank " + std::to_string(rank));
-  TValue ptr = bp.base;
+  TValue base = bp.base;
+  TValue offsets; // Σ arange_d * stride_d, broadcast along the dims so far
   TValue mask;
   std::vector<int64_t> shape = bp.blockShape;
   for (size_t d = 0; d < rank; ++d) {
-    // coord_d = offset_d + arange(0, B_d), shaped to broadcast along d.
-    TValue r = callBuiltin(em, "tl.arange", {TValue::integer(0), TValue::integer(shape[d])}, l);
-    TValue coord = em.binary(BinOpKind::Add, em.cast(bp.offsets[d], DType::I64, l),
-                             em.cast(r, DType::I64, l), l);
+    TValue off = em.cast(bp.offsets[d], DType::I64, l);
+    TValue stride = em.cast(bp.strides[d], DType::I64, l);
+    base = em.binary(BinOpKind::Add, base, em.binary(BinOpKind::Mul, off, stride, l), l);
+    // arange(0, B_d) in i64, shaped to broadcast along d.
+    TValue r = em.cast(
+        callBuiltin(em, "tl.arange", {TValue::integer(0), TValue::integer(shape[d])}, l),
+        DType::I64, l);
     std::vector<int64_t> s(rank, 1);
     s[d] = shape[d];
-    if (s != coord.shape) {
+    if (s != r.shape) {
       Value rs = tile::ReshapeOp::create(
-          em.b, em.loc(l), mlir::cast<RankedTensorType>(em.irType(DType::I64, s)),
-          coord.v);
-      coord = TValue::tensor(rs, DType::I64, s);
+          em.b, em.loc(l), mlir::cast<RankedTensorType>(em.irType(DType::I64, s)), r.v);
+      r = TValue::tensor(rs, DType::I64, s);
     }
-    TValue off = em.binary(BinOpKind::Mul, coord, em.cast(bp.strides[d], DType::I64, l), l);
-    ptr = em.binary(BinOpKind::Add, ptr, off, l);
+    TValue part = em.binary(BinOpKind::Mul, r, stride, l);
+    offsets = offsets.kind == TValue::Undefined ? part
+                                                : em.binary(BinOpKind::Add, offsets, part, l);
     if (std::find(checked.begin(), checked.end(), int64_t(d)) != checked.end()) {
-      TValue lo = em.compare(CmpOpKind::Ge, coord, TValue::integer(0), l);
-      TValue hi = em.compare(CmpOpKind::Lt, coord, em.cast(bp.shape[d], DType::I64, l), l);
+      // 0 <= off + r < shape  <=>  -off <= r < shape - off (off is a 32-bit
+      // value, r a small one: no overflow on either side).
+      TValue zero = em.cast(TValue::integer(0), DType::I64, l);
+      TValue lo = em.compare(CmpOpKind::Ge, r, em.binary(BinOpKind::Sub, zero, off, l), l);
+      TValue hi = em.compare(
+          CmpOpKind::Lt, r,
+          em.binary(BinOpKind::Sub, em.cast(bp.shape[d], DType::I64, l), off, l), l);
       TValue in = em.logical(BoolOpKind::And, lo, hi, l);
       mask = mask.kind == TValue::Undefined ? in : em.logical(BoolOpKind::And, mask, in, l);
     }
   }
+  TValue ptr = em.binary(BinOpKind::Add, base, offsets, l);
   ptr = em.broadcastTo(ptr, shape, l);
   if (mask.kind != TValue::Undefined)
     mask = em.broadcastTo(mask, shape, l);

@@ -125,9 +125,12 @@ def bool_memory(B, C, N: tl.constexpr):
 
 
 # A 2-D block pointer: base + sum_d (offset_d + arange) * stride_d in i64,
-# boundary_check=(0, 1) the mask 0 <= coord < shape on both dims,
-# padding_option="zero" the 'other'; tl.advance moves the offsets; a store
-# with boundary_check=(1,) masks the columns only.
+# written as a scalar base + sum_d offset_d * stride_d and a tensor
+# sum_d arange_d * stride_d (what a loop advancing the offsets recomputes is
+# scalar); boundary_check=(0, 1) the mask 0 <= coord < shape on both dims,
+# as -offset_d <= arange_d < shape_d - offset_d; padding_option="zero" the
+# 'other'; tl.advance moves the offsets; a store with boundary_check=(1,)
+# masks the columns only.
 # RUN: tritium compile %s --kernel block_pointer --signature "*fp16,i32,i32,i32,i32,32,16" --emit tile | FileCheck %s --check-prefix=CHECK-BPTR
 # CHECK-BPTR-LABEL: func.func @block_pointer(%arg0: !tile.ptr<f16>, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i32)
 # CHECK-BPTR: %[[PID:.*]] = tile.get_program_id x : i32
@@ -136,32 +139,44 @@ def bool_memory(B, C, N: tl.constexpr):
 # CHECK-BPTR: %[[K:.*]] = arith.extsi %arg2 : i32 to i64
 # CHECK-BPTR: %[[SM:.*]] = arith.extsi %arg3 : i32 to i64
 # CHECK-BPTR: %[[SK:.*]] = arith.extsi %arg4 : i32 to i64
-# Rows: (pid*BM + arange(0, 32)) * stride_m, as a [32, 1] column.
+# Rows: base + (pid*BM) * stride_m, then arange(0, 32) * stride_m as a
+# [32, 1] column, in -row0 <= r < M - row0.
+# CHECK-BPTR: %[[ROW64:.*]] = arith.extsi %[[ROW0]] : i32 to i64
+# CHECK-BPTR: %[[ROWB:.*]] = arith.muli %[[ROW64]], %[[SM]]{{( \{tile.signed\})?}} : i64
+# CHECK-BPTR: %[[BASE0:.*]] = tile.addptr %arg0, %[[ROWB]] : !tile.ptr<f16>, i64
 # CHECK-BPTR: %[[RR:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
 # CHECK-BPTR: %[[ROWS:.*]] = {{tile.reshape|tile.expand_dims}} %{{.*}} : tensor<32xi64> -> tensor<32x1xi64>
 # CHECK-BPTR: %[[SMS:.*]] = tile.splat %[[SM]] : tensor<32x1xi64>
 # CHECK-BPTR: %[[ROWOFF:.*]] = arith.muli %[[ROWS]], %[[SMS]]{{( \{tile.signed\})?}} : tensor<32x1xi64>
-# CHECK-BPTR: %[[BASE:.*]] = tile.splat %arg0 : tensor<32x1x!tile.ptr<f16>>
-# CHECK-BPTR: %[[RP:.*]] = tile.addptr %[[BASE]], %[[ROWOFF]] : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi64>
-# CHECK-BPTR: %[[RLO:.*]] = arith.cmpi sge, %[[ROWS]], %{{.*}} : tensor<32x1xi64>
-# CHECK-BPTR: %[[MS:.*]] = tile.splat %[[M]] : tensor<32x1xi64>
-# CHECK-BPTR: %[[RHI:.*]] = arith.cmpi slt, %[[ROWS]], %[[MS]] : tensor<32x1xi64>
+# CHECK-BPTR: %[[NROW:.*]] = arith.subi %{{.*}}, %[[ROW64]]{{( \{tile.signed\})?}} : i64
+# CHECK-BPTR: %[[NROWS:.*]] = tile.splat %[[NROW]] : tensor<32x1xi64>
+# CHECK-BPTR: %[[RLO:.*]] = arith.cmpi sge, %[[ROWS]], %[[NROWS]] : tensor<32x1xi64>
+# CHECK-BPTR: %[[MR:.*]] = arith.subi %[[M]], %[[ROW64]]{{( \{tile.signed\})?}} : i64
+# CHECK-BPTR: %[[MRS:.*]] = tile.splat %[[MR]] : tensor<32x1xi64>
+# CHECK-BPTR: %[[RHI:.*]] = arith.cmpi slt, %[[ROWS]], %[[MRS]] : tensor<32x1xi64>
 # CHECK-BPTR: %[[RIN:.*]] = arith.andi %[[RLO]], %[[RHI]] : tensor<32x1xi1>
-# Columns: (0 + arange(0, 16)) * stride_k, as a [1, 16] row.
+# Columns: the base + 0 * stride_k, arange(0, 16) * stride_k as a [1, 16]
+# row, in -0 <= c < K - 0.
+# CHECK-BPTR: %[[COL64:.*]] = arith.extsi %{{.*}} : i32 to i64
+# CHECK-BPTR: %[[COLB:.*]] = arith.muli %[[COL64]], %[[SK]]{{( \{tile.signed\})?}} : i64
+# CHECK-BPTR: %[[BASE:.*]] = tile.addptr %[[BASE0]], %[[COLB]] : !tile.ptr<f16>, i64
 # CHECK-BPTR: %[[CR:.*]] = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
 # CHECK-BPTR: %[[COLS:.*]] = {{tile.reshape|tile.expand_dims}} %{{.*}} : tensor<16xi64> -> tensor<1x16xi64>
 # CHECK-BPTR: %[[SKS:.*]] = tile.splat %[[SK]] : tensor<1x16xi64>
 # CHECK-BPTR: %[[COLOFF:.*]] = arith.muli %[[COLS]], %[[SKS]]{{( \{tile.signed\})?}} : tensor<1x16xi64>
-# CHECK-BPTR: %[[RPB:.*]] = tile.broadcast %[[RP]] : tensor<32x1x!tile.ptr<f16>> -> tensor<32x16x!tile.ptr<f16>>
+# CHECK-BPTR: %[[ROB:.*]] = tile.broadcast %[[ROWOFF]] : tensor<32x1xi64> -> tensor<32x16xi64>
 # CHECK-BPTR: %[[COB:.*]] = tile.broadcast %[[COLOFF]] : tensor<1x16xi64> -> tensor<32x16xi64>
-# CHECK-BPTR: %[[PTRS:.*]] = tile.addptr %[[RPB]], %[[COB]] : tensor<32x16x!tile.ptr<f16>>, tensor<32x16xi64>
+# CHECK-BPTR: %[[OFFS:.*]] = arith.addi %[[ROB]], %[[COB]]{{( \{tile.signed\})?}} : tensor<32x16xi64>
 # CHECK-BPTR: %[[CLO:.*]] = arith.cmpi sge, %[[COLS]], %{{.*}} : tensor<1x16xi64>
-# CHECK-BPTR: %[[KS:.*]] = tile.splat %[[K]] : tensor<1x16xi64>
+# CHECK-BPTR: %[[KC:.*]] = arith.subi %[[K]], %[[COL64]]{{( \{tile.signed\})?}} : i64
+# CHECK-BPTR: %[[KS:.*]] = tile.splat %[[KC]] : tensor<1x16xi64>
 # CHECK-BPTR: %[[CHI:.*]] = arith.cmpi slt, %[[COLS]], %[[KS]] : tensor<1x16xi64>
 # CHECK-BPTR: %[[CIN:.*]] = arith.andi %[[CLO]], %[[CHI]] : tensor<1x16xi1>
 # CHECK-BPTR: %[[RINB:.*]] = tile.broadcast %[[RIN]] : tensor<32x1xi1> -> tensor<32x16xi1>
 # CHECK-BPTR: %[[CINB:.*]] = tile.broadcast %[[CIN]] : tensor<1x16xi1> -> tensor<32x16xi1>
 # CHECK-BPTR: %[[MASK:.*]] = arith.andi %[[RINB]], %[[CINB]] : tensor<32x16xi1>
+# CHECK-BPTR: %[[BASES:.*]] = tile.splat %[[BASE]] : tensor<32x16x!tile.ptr<f16>>
+# CHECK-BPTR: %[[PTRS:.*]] = tile.addptr %[[BASES]], %[[OFFS]] : tensor<32x16x!tile.ptr<f16>>, tensor<32x16xi64>
 # CHECK-BPTR: %[[PAD:.*]] = tile.splat %{{.*}} : tensor<32x16xf16>
 # CHECK-BPTR: %[[A:.*]] = tile.load %[[PTRS]], %[[MASK]], %[[PAD]] : tensor<32x16x!tile.ptr<f16>>
 # tl.advance(p, (0, BK)): the column offset becomes 0 + 16.
@@ -171,8 +186,8 @@ def bool_memory(B, C, N: tl.constexpr):
 # CHECK-BPTR: %[[B:.*]] = tile.load %{{.*}} : tensor<32x16x!tile.ptr<f16>>
 # CHECK-BPTR: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : tensor<32x16xf16>
 # CHECK-BPTR: %[[SCOLS:.*]] = {{tile.reshape|tile.expand_dims}} %{{.*}} : tensor<16xi64> -> tensor<1x16xi64>
-# CHECK-BPTR: %[[SPTRS:.*]] = tile.addptr %{{.*}}, %{{.*}} : tensor<32x16x!tile.ptr<f16>>, tensor<32x16xi64>
 # CHECK-BPTR: %[[SCIN:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<1x16xi1>
+# CHECK-BPTR: %[[SPTRS:.*]] = tile.addptr %{{.*}}, %{{.*}} : tensor<32x16x!tile.ptr<f16>>, tensor<32x16xi64>
 # CHECK-BPTR: %[[SMASK:.*]] = tile.broadcast %[[SCIN]] : tensor<1x16xi1> -> tensor<32x16xi1>
 # CHECK-BPTR: tile.store %[[SPTRS]], %[[SUM]], %[[SMASK]] : tensor<32x16x!tile.ptr<f16>>
 @triton.jit
