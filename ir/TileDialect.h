@@ -47,6 +47,10 @@ Type getPointerTypeLike(Type elementLike);
 /// A type with `like`'s shape (or scalar) and element type `element`.
 Type withElementType(Type like, Type element);
 
+/// Marks the op of a value that starts a loop-carried slot and is never
+/// read (tile-flatten-loops' placeholders): analyses leave it out.
+inline constexpr llvm::StringLiteral kPlaceholderAttr = "tile.placeholder";
+
 /// "[64x32]": a shape in verifier messages.
 std::string shapeStr(ArrayRef<int64_t> shape);
 

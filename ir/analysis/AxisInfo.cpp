@@ -172,6 +172,19 @@ public:
   LogicalResult visitOperation(Operation *op,
                                ArrayRef<const AxisInfoLattice *> operands,
                                ArrayRef<AxisInfoLattice *> results) override {
+    // A flattened loop's placeholder is never read (each tile's first
+    // iteration selects the value it computes instead): it claims what
+    // every value could, so joins with it keep the other side's facts
+    // (runs and constancy of the whole dim, the largest divisibility).
+    if (op->hasAttr(tile::kPlaceholderAttr)) {
+      for (AxisInfoLattice *result : results) {
+        AxisInfo::DimVector shape(axisShapeOf(result->getAnchor().getType()));
+        AxisInfo any(shape, AxisInfo::DimVector(shape.size(), AxisInfo::kMaxDivisibility),
+                     shape);
+        propagateIfChanged(result, result->join(any));
+      }
+      return success();
+    }
     SmallVector<const AxisInfo *> infos;
     for (const AxisInfoLattice *operand : operands) {
       // Not reached yet: the solver comes back once it is.

@@ -60,18 +60,25 @@ bool canCarry(Type t) {
 }
 
 /// A value of type `t` (canCarry) for a carried slot that is written
-/// before it is read.
+/// before it is read. Its op is marked tile.placeholder: the axis analysis
+/// leaves it out of the slot's join, so the slot keeps what the values
+/// written there share (a tile's row offsets stay contiguous and aligned,
+/// and the epilogue's stores stay vectorized).
 Value placeholder(OpBuilder &b, Location loc, Type t) {
   Type et = getElementTypeOrSelf(t);
   auto tensor = dyn_cast<RankedTensorType>(t);
-  if (isa<IntegerType, FloatType>(et))
-    return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
-  if (isa<tile::PointerType>(et)) {
+  Value v;
+  if (isa<IntegerType, FloatType>(et)) {
+    v = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
+  } else if (isa<tile::PointerType>(et)) {
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
     Value p = tile::IntToPtrOp::create(b, loc, et, zero);
-    return tensor ? Value(tile::SplatOp::create(b, loc, t, p)) : p;
+    v = tensor ? Value(tile::SplatOp::create(b, loc, t, p)) : p;
+  } else {
+    return {};
   }
-  return {};
+  v.getDefiningOp()->setAttr(tile::kPlaceholderAttr, b.getUnitAttr());
+  return v;
 }
 
 /// Trips of [lo, hi) step s: max(hi - lo, 0) ceil-divided by s (s > 0).
