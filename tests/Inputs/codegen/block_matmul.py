@@ -72,3 +72,34 @@ def mm_persistent_desc_store(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
                         mask=((k * BK + offs_k)[:, None] < K) & (rn[None, :] < N), other=0.0)
             acc = tl.dot(a, b, acc)
         c_desc.store([(tile // num_n) * BM, (tile % num_n) * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def mm_early_desc_store(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
+                        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                        GROUP_M: tl.constexpr):
+    # Pointer tiles into a product, in grouped order, stored through a
+    # descriptor made at the kernel's start.
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[scm, 1],
+                                       block_shape=[BM, BN])
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    group = GROUP_M * num_pid_n
+    first_m = (pid // group) * GROUP_M
+    gm = min(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group) % gm
+    pid_n = (pid % group) // gm
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * sbk
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
