@@ -541,61 +541,15 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   return success();
 }
 
-/// The loop whose in-flight groups a full wait after it waits for, when
-/// only an iteration of that loop can have issued them: every input is a
-/// result of one scf.for whose initial value for it no group computes.
-static scf::ForOp waitedLoop(tgpu::WgmmaWaitOp op) {
-  if (op.getPending() != 0 || op.getInputs().empty())
-    return {};
-  scf::ForOp loop;
-  for (Value v : op.getInputs()) {
-    auto r = dyn_cast<OpResult>(v);
-    auto f = r ? dyn_cast<scf::ForOp>(r.getOwner()) : scf::ForOp();
-    if (!f || (loop && f != loop))
-      return {};
-    loop = f;
-    Operation *init = f.getInitArgs()[r.getResultNumber()].getDefiningOp();
-    if (!init || isa<tgpu::WgmmaOp>(init))
-      return {};
-  }
-  return loop;
-}
-
 /// The wait ties every input register, in order, to the result it becomes.
-/// After a loop that may not run, it waits only where the loop ran: on the
-/// other path the registers hold the loop's initial values, and a wait
-/// there (LLVM sinks their zeros into the path that skips the loop) has
-/// ptxas serialize every wgmma of the kernel (its C7515 warning: non-wgmma
-/// instructions define accumulator registers within a pipeline stage).
 LogicalResult wgmmaWait(Lowering &L, Operation *o) {
   auto op = cast<tgpu::WgmmaWaitOp>(o);
-  auto &b = L.b;
   std::vector<llvm::Value *> regs;
   for (Value v : op.getInputs()) {
     const Lowered &l = L.get(v);
     regs.insert(regs.end(), l.regs.begin(), l.regs.end());
   }
-  if (scf::ForOp loop = waitedLoop(op)) {
-    llvm::Value *lb = L.scalar(loop.getLowerBound()), *ub = L.scalar(loop.getUpperBound());
-    llvm::Value *ran = loop.getUnsignedCmp() ? b.CreateICmpULT(lb, ub) : b.CreateICmpSLT(lb, ub);
-    llvm::BasicBlock *skipped = b.GetInsertBlock();
-    auto *wait = llvm::BasicBlock::Create(L.ctx, "wgmma.wait", L.fn);
-    auto *join = llvm::BasicBlock::Create(L.ctx, "wgmma.waited", L.fn);
-    b.CreateCondBr(ran, wait, join);
-    b.SetInsertPoint(wait);
-    std::vector<llvm::Value *> waited = emitWgmmaWait(L, 0, regs);
-    llvm::BasicBlock *waitEnd = b.GetInsertBlock();
-    b.CreateBr(join);
-    b.SetInsertPoint(join);
-    for (size_t i = 0; i < regs.size(); ++i) {
-      llvm::PHINode *phi = b.CreatePHI(regs[i]->getType(), 2);
-      phi->addIncoming(waited[i], waitEnd);
-      phi->addIncoming(regs[i], skipped);
-      regs[i] = phi;
-    }
-  } else {
-    regs = emitWgmmaWait(L, unsigned(op.getPending()), regs);
-  }
+  regs = emitWgmmaWait(L, unsigned(op.getPending()), regs);
   size_t k = 0;
   for (auto [v, r] : llvm::zip(op.getInputs(), op.getResults())) {
     Lowered l = L.get(v);

@@ -210,20 +210,16 @@
 # CHECK-PERSWAIT-NOT: cp.async.wait_group
 # CHECK-PERSWAIT: stmatrix.sync.aligned.m8n8.x4.shared.b16
 # CHECK-PERSWAIT: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
-# The full wait after a loop that may not run is taken only where it ran:
-# on the path that skips it the accumulator holds its zeros, and a wait
-# there made ptxas serialize every wgmma of the kernel (its "Potential
-# Performance Loss" warning, which --report passes on).
+# ptxas's performance warnings reach --report. This kernel (pointer copies,
+# a descriptor made at its start) still has every wgmma serialized: LLVM
+# puts the accumulator's zeros for the path that skips the loop between the
+# loop and its full wait (C7515; 17% on 8192^3). Waiting only where the
+# loop ran moves the warning elsewhere (C7514 on 03's matmul, whose path
+# around the wait reads the accumulator), so the wait stays where it is.
 # REQUIRES: ptxas
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_early_desc_store --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,8" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-SKIPWAIT
-# CHECK-SKIPWAIT: kernel mm_early_desc_store (sm_90a)
-# CHECK-SKIPWAIT-NOT: Performance Loss
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_early_desc_store --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,8" --target cuda:90 --num-warps 8 --num-stages 3 --emit llir | FileCheck %s --check-prefix=CHECK-SKIPWAITIR
-# CHECK-SKIPWAITIR: wgmma.wait_group.sync.aligned 1;
-# CHECK-SKIPWAITIR: [[WAIT:wgmma.wait[0-9a-z.]*]]:
-# CHECK-SKIPWAITIR-NEXT: {{.*}}wgmma.wait_group.sync.aligned 0;
-# CHECK-SKIPWAITIR: wgmma.waited
-# CHECK-SKIPWAITIR: phi float
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_early_desc_store --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,8" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-PTXASWARN
+# CHECK-PTXASWARN: kernel mm_early_desc_store (sm_90a)
+# CHECK-PTXASWARN-NEXT: tritium: warning: ptxas: {{.*}}(C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized
 
 # At the tile level: the ring starts before the prologue's copies, each
 # copy exists only for iterations below the bound, and the phase parity
