@@ -48,7 +48,8 @@ Type getPointerTypeLike(Type elementLike);
 Type withElementType(Type like, Type element);
 
 /// Marks the op of a value that starts a loop-carried slot and is never
-/// read (tile-flatten-loops' placeholders): analyses leave it out.
+/// read (tile-flatten-loops' placeholders): analyses may assume anything
+/// of it.
 inline constexpr llvm::StringLiteral kPlaceholderAttr = "tile.placeholder";
 
 /// "[64x32]": a shape in verifier messages.

@@ -61,7 +61,7 @@ bool canCarry(Type t) {
 
 /// A value of type `t` (canCarry) for a carried slot that is written
 /// before it is read. Its op is marked tile.placeholder: the axis analysis
-/// leaves it out of the slot's join, so the slot keeps what the values
+/// gives it the identity of its join, so the slot keeps what the values
 /// written there share (a tile's row offsets stay contiguous and aligned,
 /// and the epilogue's stores stay vectorized).
 Value placeholder(OpBuilder &b, Location loc, Type t) {

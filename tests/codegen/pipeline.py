@@ -210,17 +210,6 @@
 # CHECK-PERSWAIT-NOT: cp.async.wait_group
 # CHECK-PERSWAIT: stmatrix.sync.aligned.m8n8.x4.shared.b16
 # CHECK-PERSWAIT: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
-# ptxas's performance warnings reach --report. This kernel (pointer copies,
-# a descriptor made at its start) still has every wgmma serialized: LLVM
-# puts the accumulator's zeros for the path that skips the loop between the
-# loop and its full wait (C7515; 17% on 8192^3). Waiting only where the
-# loop ran moves the warning elsewhere (C7514 on 03's matmul, whose path
-# around the wait reads the accumulator), so the wait stays where it is.
-# REQUIRES: ptxas
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_early_desc_store --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,8" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-PTXASWARN
-# CHECK-PTXASWARN: kernel mm_early_desc_store (sm_90a)
-# CHECK-PTXASWARN-NEXT: tritium: warning: ptxas: {{.*}}(C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized
-
 # At the tile level: the ring starts before the prologue's copies, each
 # copy exists only for iterations below the bound, and the phase parity
 # flips each time the read slot wraps.

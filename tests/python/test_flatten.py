@@ -132,9 +132,10 @@ def test_flattened_loop_on_sm80():
 
 def test_carried_offsets_keep_the_epilogue_vectorized():
     # The offsets a tile's first iteration computes are carried in slots
-    # that start with a placeholder; the axis analysis leaves it out, so the
-    # store still knows its rows contiguous and aligned: 16-byte stores of
-    # the block after the conversion, not one 2-byte store per element.
+    # that start with a placeholder; the axis analysis gives it the identity
+    # of its join, so the store still knows its rows contiguous and aligned:
+    # 16-byte stores of the block after the conversion, not one 2-byte
+    # store per element.
     sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32",
            "K": "i32", "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
            "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "NUM_SMS": "constexpr"}
