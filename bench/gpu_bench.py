@@ -15,10 +15,13 @@ Rows
     matmul fp16 / bf16 / fp8 (e4m3, C in fp16), 4096^3 and 8192^3, each
         ptr         pointer arithmetic (03-matrix-multiplication, 03's list)
         blockptr    tl.make_block_ptr / tl.advance (03's list)
+        blockptr-rowB  the same kernel with B row-major (contiguous along
+                    N, as 03 stores it; not for fp8)
         desc        in-kernel tl.make_tensor_descriptor (09's
                     matmul_kernel_tma, 09's list)
         persistent  09's matmul_kernel_persistent (09's list)
-      B is stored K-major (as 09, and as fp8 needs). Baseline: cuBLAS
+      B is stored K-major (as 09, and as fp8 needs) unless the row says
+      otherwise (bias, blockptr-rowB). Baseline: cuBLAS
       (torch.matmul; fp8: torch._scaled_mm, unit scales, fast accumulation
       as Triton's Hopper fp8 dot, C in fp16).
     attention forward fp16 (06-fused-attention; Z=4, H=32, N_CTX=4096),
@@ -127,7 +130,7 @@ class Row:
 
 
 MATMUL_DTYPES = ("fp16", "bf16", "fp8e4m3")
-MATMUL_VARIANTS = ("ptr", "blockptr", "desc", "persistent", "bias")
+MATMUL_VARIANTS = ("ptr", "blockptr", "blockptr-rowB", "desc", "persistent", "bias")
 
 
 def make_rows(quick, cpu):
@@ -150,7 +153,8 @@ def make_rows(quick, cpu):
     for dt in MATMUL_DTYPES:
         for S in mm_sizes:
             for v in MATMUL_VARIANTS:
-                if v == "bias" and dt.startswith("fp8"):
+                # fp8 products take B K-major (as 03 and 09 store it).
+                if v in ("bias", "blockptr-rowB") and dt.startswith("fp8"):
                     continue
                 rows.append(Row("matmul %s %d^3 %s" % (dt, S, v), "matmul",
                                 dtype=dt, S=S, variant=v))
@@ -184,6 +188,8 @@ TUNED = {
     "matmul_bias": ("matmul_bias_kernel", "matmul_configs_03", ["M", "N", "K"]),
     "matmul_blockptr": ("matmul_kernel_block_ptr", "matmul_configs_03",
                         ["M", "N", "K"]),
+    "matmul_blockptr-rowB": ("matmul_kernel_block_ptr", "matmul_configs_03",
+                             ["M", "N", "K"]),
     "matmul_desc": ("matmul_kernel_descriptor", "matmul_configs_09",
                     ["M", "N", "K"]),
     "matmul_persistent": ("matmul_kernel_persistent", "matmul_configs_09",
@@ -301,8 +307,10 @@ def build_matmul(ctx, dtype, S, variant):
         torch.randn((S, S), device=dev, dtype=torch.float16).to(tdt)
         for _ in range(2)))
     b = bT.T  # [K, N], K-major
-    if variant == "bias":  # 03's layout: B contiguous along N
+    row_b = variant in ("bias", "blockptr-rowB")
+    if row_b:  # 03's layout: B contiguous along N
         b = bT
+    if variant == "bias":
         bias = torch.randn((S,), device=dev, dtype=torch.float16).to(tdt)
     out_dtype = torch.float16 if fp8 else tdt
     num_sms = ctx.num_sms
@@ -342,8 +350,8 @@ def build_matmul(ctx, dtype, S, variant):
     else:
         def base():
             return torch.matmul(a, b)
-    baseline = ((("matmul", dtype, S) + (("bias",) if variant == "bias" else ())), base) \
-        if base else None
+    layout = ("bias",) if variant == "bias" else ("rowB",) if row_b else ()
+    baseline = ((("matmul", dtype, S) + layout), base) if base else None
 
     def reference():
         if variant == "bias":
