@@ -15,28 +15,45 @@ using namespace mlir;
 
 namespace tritium::codegen::pipeliner {
 
+namespace {
+
+/// Clones `slice` for the iteration whose induction variable is `at`, each
+/// recurrence it reads (and each of `roots`) taking its value there
+/// (`argAt`); returns the mapping from the loop's values to the clones'.
+IRMapping cloneSliceAt(OpBuilder &b, const llvm::SetVector<Operation *> &slice,
+                       const Recurrences &rec, ValueRange roots, Value iv, Value at,
+                       ArgAt argAt, const IRMapping *chainVals) {
+  IRMapping map = chainVals ? *chainVals : IRMapping();
+  map.map(iv, at);
+  auto mapRecurrence = [&](Value v) {
+    auto it = rec.find(v);
+    if (it != rec.end() && !map.contains(v))
+      map.map(v, argAt(it->second));
+  };
+  for (Operation *op : slice)
+    for (Value o : op->getOperands())
+      mapRecurrence(o);
+  for (Value r : roots)
+    mapRecurrence(r);
+  for (Operation *op : slice)
+    b.clone(*op, map);
+  return map;
+}
+
+} // namespace
+
 /// The pointer and mask of `c` in the iteration whose induction variable
 /// is `at`, built at `b`; `carried` is the loop-carried pointer's value
 /// for that iteration (unused when the pointer is computed), `argAt` the
 /// value there of each recurrence the slice reads.
 std::pair<Value, Value> emitAt(OpBuilder &b, Candidate &c, Value iv, Value at,
                                Value carried, ArgAt argAt, const IRMapping *chainVals) {
-  IRMapping map = chainVals ? *chainVals : IRMapping();
-  map.map(iv, at);
-  auto mapRecurrence = [&](Value v) {
-    auto it = c.rec->find(v);
-    if (it != c.rec->end() && !map.contains(v))
-      map.map(v, argAt(it->second));
-  };
-  for (Operation *op : c.slice)
-    for (Value o : op->getOperands())
-      mapRecurrence(o);
+  SmallVector<Value, 2> roots;
   if (c.argIndex < 0)
-    mapRecurrence(c.load.getPtr());
+    roots.push_back(c.load.getPtr());
   if (c.load.getMask())
-    mapRecurrence(c.load.getMask());
-  for (Operation *op : c.slice)
-    b.clone(*op, map);
+    roots.push_back(c.load.getMask());
+  IRMapping map = cloneSliceAt(b, c.slice, *c.rec, roots, iv, at, argAt, chainVals);
   Value ptr = c.argIndex < 0 ? map.lookupOrDefault(c.load.getPtr()) : carried;
   Value mask = c.load.getMask() ? map.lookupOrDefault(c.load.getMask()) : Value();
   return {ptr, mask};
@@ -95,26 +112,13 @@ std::vector<Candidate> findCandidates(scf::ForOp loop, const Recurrences &rec,
 /// The indices of `c` in the iteration whose induction variable is `at`.
 SmallVector<Value> emitIndicesAt(OpBuilder &b, TmaCandidate &c, Value iv, Value at,
                                  ArgAt argAt, const IRMapping *chainVals) {
-  IRMapping map = chainVals ? *chainVals : IRMapping();
-  map.map(iv, at);
-  auto mapRecurrence = [&](Value v) {
-    auto it = c.rec->find(v);
-    if (it != c.rec->end() && !map.contains(v))
-      map.map(v, argAt(it->second));
-  };
-  for (Operation *op : c.slice)
-    for (Value o : op->getOperands())
-      mapRecurrence(o);
-  for (Value i : c.load.getIndices())
-    mapRecurrence(i);
-  for (Operation *op : c.slice)
-    b.clone(*op, map);
+  IRMapping map =
+      cloneSliceAt(b, c.slice, *c.rec, c.load.getIndices(), iv, at, argAt, chainVals);
   SmallVector<Value> out;
   for (Value i : c.load.getIndices())
     out.push_back(map.lookupOrDefault(i));
   return out;
 }
-
 
 void prefetchLoads(scf::ForOp loop, std::vector<Candidate> &cands) {
   if (cands.empty())
