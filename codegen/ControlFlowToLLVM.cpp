@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
 
+#include "codegen/dialect/GpuDialect.h"
 #include "ir/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
 using namespace mlir;
@@ -138,6 +140,13 @@ std::vector<LayoutRef> layoutsOf(Lowering &L, ValueRange vs) {
 }
 } // namespace
 
+/// Whether `v` (a loop's result) is read only by wgmma waits: an
+/// accumulator whose last group is in flight when the loop ends.
+static bool waitedLoopResult(Value v) {
+  return !v.use_empty() &&
+         llvm::all_of(v.getUsers(), [](Operation *u) { return isa<tgpu::WgmmaWaitOp>(u); });
+}
+
 LogicalResult Lowering::emitFor(Operation *o) {
   auto op = cast<scf::ForOp>(o);
   llvm::Value *lb = scalar(op.getLowerBound());
@@ -148,6 +157,71 @@ LogicalResult Lowering::emitFor(Operation *o) {
   carried.layouts = layoutsOf(*this, op.getRegionIterArgs());
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
+  bool isUnsigned = op.getUnsignedCmp();
+
+  // A loop with accumulators in flight at its end, in rotated form: a guard,
+  // the body (its test at the bottom), and an exit reached from the last
+  // iteration or, through a block of its own, from the guard.
+  //
+  // That block waits for all wgmma groups (none is in flight there) before
+  // the accumulators' initial values are written into the registers the
+  // exit's wait reads. ptxas serializes every wgmma of a kernel (C7515, 17%
+  // of a matmul) when a path into a wait writes the registers of the
+  // products it waits for with no wait before: an optimization that splits
+  // the edge from the guard (GVN's PRE does) put the initial values
+  // between the loop and its wait. Nor may that path skip waits (C7514).
+  if (target.isNvidia() && llvm::any_of(op.getResults(), waitedLoopResult)) {
+    auto less = [&](llvm::Value *x) {
+      return isUnsigned ? b.CreateICmpULT(x, ub) : b.CreateICmpSLT(x, ub);
+    };
+    llvm::BasicBlock *pre = b.GetInsertBlock();
+    auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
+    auto *skip = llvm::BasicBlock::Create(ctx, "for.skip", fn);
+    auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
+    // (The skip path is the unlikely one: laid out after the loop, it
+    // left the loop a branch on exit and another back to its top.)
+    b.CreateCondBr(less(lb), body, skip,
+                   llvm::MDBuilder(ctx).createLikelyBranchWeights());
+    b.SetInsertPoint(skip);
+    emitWgmmaWait(*this, 0, {});
+    b.CreateBr(exit);
+
+    b.SetInsertPoint(body);
+    stagingTouched = true;
+    bool pendingBefore = bulkReadsPending;
+    bulkReadsPending |= holdsTmaStore(o);
+    llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
+    iv->addIncoming(lb, pre);
+    carried.create(*this, inits, initRegs, pre);
+    set(op.getInductionVar(), Lowered{nullptr, {iv}});
+    std::vector<Value> iterArgs(op.getRegionIterArgs().begin(), op.getRegionIterArgs().end());
+    carried.bind(*this, iterArgs);
+    if (failed(emitBlock(*op.getBody())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
+    std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
+    llvm::Value *ivNext = b.CreateAdd(iv, step);
+    llvm::BasicBlock *latch = b.GetInsertBlock();
+    b.CreateCondBr(less(ivNext), body, exit);
+    iv->addIncoming(ivNext, latch);
+    carried.addIncoming(next, latch);
+
+    b.SetInsertPoint(exit);
+    stagingTouched = true;
+    bulkReadsPending |= pendingBefore; // no iteration ran
+    Carried results;
+    results.layouts = carried.layouts;
+    for (auto [init, last] : llvm::zip(initRegs, next)) {
+      auto *phi = b.CreatePHI(last->getType(), 2);
+      phi->addIncoming(init, skip);
+      phi->addIncoming(last, latch);
+      results.phis.push_back(phi);
+    }
+    std::vector<Value> vals(op.getResults().begin(), op.getResults().end());
+    results.bind(*this, vals);
+    return success();
+  }
 
   llvm::BasicBlock *pre = b.GetInsertBlock();
   auto *header = llvm::BasicBlock::Create(ctx, "for.header", fn);
@@ -158,7 +232,6 @@ LogicalResult Lowering::emitFor(Operation *o) {
   llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
   iv->addIncoming(lb, pre);
   carried.create(*this, inits, initRegs, pre);
-  bool isUnsigned = op.getUnsignedCmp();
   b.CreateCondBr(isUnsigned ? b.CreateICmpULT(iv, ub) : b.CreateICmpSLT(iv, ub),
                  body, exit);
 

@@ -146,13 +146,18 @@ def _compile_signature(fn, kernel, signature, opts, cc, options):
             status = lib.tritium_kernel_compile_signature(
                 kernel.handle, signature.encode(), ctypes.byref(opts), cc)
         message = _capi.last_error() if status else ""
+        if not status:
+            compiled = CompiledKernel(kernel, fn.__name__, signature, fn=fn,
+                                      launch_options={k: v for k, v in options.items()
+                                                      if k in ("num_warps", "num_stages")})
+            # Read under the lock that the compile held: a later compile of
+            # the kernel (another config, from another thread) becomes its
+            # latest.
+            compiled.asm
+            compiled.metadata
     if status:
         from .jit import _raise_status
         _raise_status(status, message)
-    compiled = CompiledKernel(kernel, fn.__name__, signature, fn=fn,
-                              launch_options={k: v for k, v in options.items()
-                                              if k in ("num_warps", "num_stages")})
-    compiled.asm  # read now: a later compile of the kernel becomes its latest
     return compiled
 
 

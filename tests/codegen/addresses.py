@@ -33,7 +33,7 @@
 # BIAS: cp.async.cg.shared.global
 # BIAS: add.s64 %rd[[A]], %rd[[A]], 128;
 # BIAS-NOT: add.s64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 128;
-# BIAS: bra $L__BB0_2;
+# BIAS: bra{{(.uni)?}} $L__BB0_2;
 import triton
 import triton.language as tl
 

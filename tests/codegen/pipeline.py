@@ -321,3 +321,24 @@
 # CHECK-SIDEALIAS: scf.for
 # CHECK-SIDEALIAS: tile.load {{.*}} : tensor<32x!tile.ptr<f32>
 # CHECK-SIDEALIAS: tile.store
+
+# A loop whose accumulator is in flight at its end: the path that skips it
+# waits for all groups before the accumulator's zeros are written, then
+# joins the loop's path at its full wait (laid out last, as the unlikely
+# path). Without that wait, LLVM's PRE split the edge and the zeros sat
+# between the loop and the wait, and ptxas serialized every wgmma.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_early_desc_store --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,8" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-SKIP
+# CHECK-SKIP: wgmma.mma_async
+# CHECK-SKIP: wgmma.wait_group.sync.aligned 1;
+# CHECK-SKIP-NOT: 0f00000000
+# CHECK-SKIP: $L__BB0_[[JOIN:[0-9]+]]:
+# CHECK-SKIP-NEXT: // begin inline asm
+# CHECK-SKIP-NEXT: wgmma.wait_group.sync.aligned 0;
+# CHECK-SKIP: ret;
+# CHECK-SKIP-NEXT: $L__BB0_{{[0-9]+}}:
+# CHECK-SKIP-NEXT: // begin inline asm
+# CHECK-SKIP-NEXT: wgmma.wait_group.sync.aligned 0;
+# CHECK-SKIP-NEXT: // end inline asm
+# CHECK-SKIP-NOT: wgmma
+# CHECK-SKIP: mov.b32 %r{{[0-9]+}}, 0f00000000;
+# CHECK-SKIP: bra.uni $L__BB0_[[JOIN]];

@@ -51,6 +51,24 @@ def test_interpreter_target_and_constexpr_by_index():
     assert "ttir" in k.asm
 
 
+def test_configs_compiled_from_threads_keep_their_own_code():
+    # One kernel, several warp counts, compiled together (as a parallel
+    # autotuner's compile phase or a sweep with a thread pool does): each
+    # result's PTX and metadata are its own config's, not the last compile's.
+    from concurrent.futures import ThreadPoolExecutor
+    warps = [1, 2, 4, 8] * 4
+
+    def one(w):
+        k = triton.compile(source(), target=GPUTarget("cuda", 90, 32),
+                           options={"num_warps": w})
+        return w, k.metadata.num_warps, k.asm["ptx"]
+
+    with ThreadPoolExecutor(4) as ex:
+        for w, meta_warps, ptx in ex.map(one, warps):
+            assert meta_warps == w
+            assert ".reqntid %d" % (32 * w) in ptx or ".maxntid %d" % (32 * w) in ptx
+
+
 @triton.jit
 def broken_kernel(x_ptr):
     y = undefined_name + 1  # noqa: F821

@@ -191,3 +191,29 @@ def test_persistent_pointer_copies_descriptor_stores_match_torch(M, N, K, progra
                                           BM=128, BN=256, BK=64, NUM_SMS=programs,
                                           num_warps=8, num_stages=stages)
     torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=2e-2 * K ** 0.5, rtol=2e-2)
+
+
+@needs_hopper
+@pytest.mark.parametrize("K", [0, 40, 512])
+def test_product_loops_that_may_not_run_match_torch(K):
+    # The k loop of these products is skipped when K is 0: that path waits
+    # for all wgmma groups before it writes the accumulator's zeros, and
+    # joins the loop's path at its full wait (a descriptor made at the
+    # kernel's start with pointer copies; descriptor loads).
+    from block_matmul import mm_early_desc_store
+    triton.set_allocator(_alloc)
+    M, N = 272, 520
+    a, b = _operands(M, N, max(K, 64), torch.float16, False, seed=5)
+    ref = a[:, :K].float() @ b[:K].float()
+    tol = dict(atol=2e-2 * max(K, 1) ** 0.5, rtol=2e-2)
+    c = torch.full((M, N), 7.0, dtype=torch.float16, device="cuda")
+    grid = (triton.cdiv(M, 128) * triton.cdiv(N, 256),)
+    mm_early_desc_store[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                              BM=128, BN=256, BK=64, GROUP_M=8, num_warps=8, num_stages=3)
+    torch.testing.assert_close(c.float(), ref, **tol)
+    if K:  # (a descriptor's shape has no empty dimension)
+        a, b = a[:, :K].contiguous(), b[:K].contiguous()
+        c2 = torch.full((M, N), 7.0, dtype=torch.float32, device="cuda")
+        desc_matmul[(triton.cdiv(M, 128), triton.cdiv(N, 128))](
+            a, b, c2, M, N, K, BM=128, BN=128, BK=64, B_KMAJOR=False, num_warps=4, num_stages=3)
+        torch.testing.assert_close(c2, ref, **tol)
