@@ -2,7 +2,7 @@
 (memcheck, racecheck, synccheck; scripts/gpu-check runs it under all
 three): wgmma matmuls fed by cp.async rings (03's pointer kernel at 8 and 4
 warps), by TMA through block pointers and through in-kernel tensor
-descriptors, 09's persistent matmul with fewer programs than tiles (so
+descriptors (and with K = 0, a loop that does not run), 09's persistent matmul with fewer programs than tiles (so
 each program's loop runs several tiles), 06's attention forward (D64 and
 D128, causal and not, K pre-transposed and through tl.trans,
 warp-specialized and not) and 05's layer norm. Every result is checked
@@ -55,6 +55,13 @@ def matmuls():
             kern[(tiles,)](a, b, c, S, S, KD, a.stride(0), a.stride(1), b.stride(0),
                            b.stride(1), c.stride(0), c.stride(1), **meta)
             check("matmul %s %dx%dx%d w%d s%d" % (name, bm, bn, bk, w, s), c, want, 1e-2)
+        # K = 0: the k loop does not run (its skip path waits for the
+        # wgmma groups, then writes the accumulator's zeros).
+        c = torch.full((S, S), 7.0, device=DEV, dtype=torch.float16)
+        K.matmul_kernel[(tiles,)](a, b, c, S, S, 0, a.stride(0), a.stride(1), b.stride(0),
+                                  b.stride(1), c.stride(0), c.stride(1), **meta)
+        check("matmul ptr %dx%dx%d w%d s%d, K = 0" % (bm, bn, bk, w, s), c,
+              torch.zeros_like(want), 1e-2)
         c = torch.empty((S, S), device=DEV, dtype=torch.float16)
         K.matmul_kernel_descriptor[(tiles,)](a, bT, c, S, S, KD, **meta)
         check("matmul desc %dx%dx%d w%d s%d" % (bm, bn, bk, w, s), c, want, 1e-2)
