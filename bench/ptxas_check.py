@@ -5,15 +5,19 @@ at every config of the list it is autotuned over (03's for the pointer,
 block-pointer and bias matmuls, 09's for the descriptor and persistent
 ones, 06's pruned list for attention; fp16 and fp8 e4m3 where the benchmark
 has them), runs ptxas on each PTX and prints the "Potential Performance
-Loss" lines it gives (C7514/C7515: every wgmma of the kernel serialized;
-C7508/C7509/C7510: wgmma serialized around a call or for want of
-registers). Exits 1 when any kernel has one. Needs ptxas.
+Loss" lines it gives. Those that say the code is at fault (C7514/C7515:
+instructions other than wgmma read or write the registers of wgmmas in
+flight, and every wgmma of the kernel is serialized) make it exit 1; those
+that say the config asks too much (C7511/C7512: not enough registers for
+the wgmma pipeline, as for a 128x256 tile on 4 warps) are listed apart.
+Needs ptxas.
 
 A warning costs 10-20% of a matmul on the H100/H200, so this runs before
 any device time is spent on a change to the GPU path.
 
 Run: ``PYTHONPATH=python/compat:python:bench python3 bench/ptxas_check.py``
-(``--only SUBSTRING`` to restrict, ``--jobs N`` compiles in parallel).
+(``--only SUBSTRING`` to restrict, ``--jobs N`` compiles in parallel,
+``--conformance`` adds the conformance corpus's kernels that use wgmma).
 """
 
 import argparse
@@ -110,6 +114,26 @@ def cases():
     return out
 
 
+def conformance_cases():
+    """The conformance corpus's specializations whose sm_90a code has wgmma
+    (compiled once here to find them): (name, None, ptx) entries."""
+    sys.path.insert(0, ROOT)
+    from conformance import harness
+    from conformance.amd_compile import compile_for, specializations
+    specs, _ = specializations([], harness.DEFAULT_SEED)
+    out = []
+    for fn, kernel, sig, opts in specs:
+        name = "conformance %s [%s] %s" % (fn.__name__, sig, sorted(opts.items()))
+        try:
+            ptx = compile_for(fn, kernel, sig, opts, 90).asm["ptx"]
+        except Exception as e:  # noqa: BLE001 - reported
+            out.append((name, None, "compile failed: %s" % str(e).splitlines()[0][:200]))
+            continue
+        if "wgmma" in ptx:
+            out.append((name, None, ptx))
+    return out
+
+
 def _conf(conf):
     k = conf.kwargs
     tile = "x".join(str(k[n]) for n in ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K",
@@ -118,6 +142,11 @@ def _conf(conf):
 
 
 def check(case):
+    if case[1] is None:  # PTX already made (conformance_cases)
+        name, _, ptx = case
+        if ptx.startswith("compile failed"):
+            return name, [ptx]
+        return name, _ptxas(ptx)
     name, fn, sig, cst, opts = case
     attrs = {(i,): [["tt.divisibility", 16]] for i, n in enumerate(sig)
              if sig[n] != "constexpr" and sig[n] != "fp32"}
@@ -127,6 +156,11 @@ def check(case):
         ptx = k.asm["ptx"]
     except Exception as e:  # noqa: BLE001 - reported
         return name, ["compile failed: %s" % str(e).splitlines()[0][:200]]
+    return name, _ptxas(ptx)
+
+
+def _ptxas(ptx):
+    """ptxas's performance warnings on `ptx` (its errors, if it fails)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "k.ptx")
         with open(path, "w") as f:
@@ -135,24 +169,30 @@ def check(case):
                            capture_output=True, text=True)
     lines = (r.stdout + r.stderr).splitlines()
     if r.returncode:
-        return name, ["ptxas failed: " + " ".join(lines)[:200]]
-    return name, [l.split("info    : ")[-1] for l in lines if "Performance Loss" in l]
+        return ["ptxas failed: " + " ".join(lines)[:200]]
+    return [l.split("info    : ")[-1] for l in lines if "Performance Loss" in l]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--conformance", action="store_true",
+                    help="also the conformance corpus's kernels that use wgmma")
     args = ap.parse_args(argv)
-    todo = [c for c in cases() if not args.only or any(s in c[0] for s in args.only)]
-    bad = 0
+    todo = cases() + (conformance_cases() if args.conformance else [])
+    todo = [c for c in todo if not args.only or any(s in c[0] for s in args.only)]
+    bad, registers = [], []
     with ThreadPoolExecutor(max(1, args.jobs)) as ex:
         for name, warnings in ex.map(check, todo):
             for w in warnings:
-                print("%s: %s" % (name, w))
-            bad += bool(warnings)
-    print("%d kernels compiled for sm_90a, %d with ptxas performance warnings"
-          % (len(todo), bad))
+                (registers if "register resources" in w else bad).append((name, w))
+    for name, w in registers:
+        print("config: %s: %s" % (name, w))
+    for name, w in bad:
+        print("CODE: %s: %s" % (name, w))
+    print("%d kernels compiled for sm_90a: %d warnings about the code, %d about "
+          "configs' registers" % (len(todo), len(bad), len(registers)))
     return 1 if bad else 0
 
 
