@@ -158,10 +158,14 @@ LogicalResult Lowering::emitFor(Operation *o) {
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
   bool isUnsigned = op.getUnsignedCmp();
+  auto less = [&](llvm::Value *x) {
+    return isUnsigned ? b.CreateICmpULT(x, ub) : b.CreateICmpSLT(x, ub);
+  };
 
-  // A loop with accumulators in flight at its end, in rotated form: a guard,
-  // the body (its test at the bottom), and an exit reached from the last
-  // iteration or, through a block of its own, from the guard.
+  // A loop with accumulators in flight at its end is emitted in rotated
+  // form: a guard, the body (its test at the bottom), and an exit reached
+  // from the last iteration or, through a block of its own, from the guard.
+  // Other loops test at the top and leave LLVM to rotate them.
   //
   // That block waits for all wgmma groups (none is in flight there) before
   // the accumulators' initial values are written into the registers the
@@ -170,72 +174,32 @@ LogicalResult Lowering::emitFor(Operation *o) {
   // products it waits for with no wait before: an optimization that splits
   // the edge from the guard (GVN's PRE does) put the initial values
   // between the loop and its wait. Nor may that path skip waits (C7514).
-  if (target.isNvidia() && llvm::any_of(op.getResults(), waitedLoopResult)) {
-    auto less = [&](llvm::Value *x) {
-      return isUnsigned ? b.CreateICmpULT(x, ub) : b.CreateICmpSLT(x, ub);
-    };
-    llvm::BasicBlock *pre = b.GetInsertBlock();
-    auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
-    auto *skip = llvm::BasicBlock::Create(ctx, "for.skip", fn);
-    auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
-    // (The skip path is the unlikely one: laid out after the loop, it
-    // left the loop a branch on exit and another back to its top.)
-    b.CreateCondBr(less(lb), body, skip,
-                   llvm::MDBuilder(ctx).createLikelyBranchWeights());
+  bool rotated = target.isNvidia() && llvm::any_of(op.getResults(), waitedLoopResult);
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  auto *header = rotated ? nullptr : llvm::BasicBlock::Create(ctx, "for.header", fn);
+  auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
+  auto *skip = rotated ? llvm::BasicBlock::Create(ctx, "for.skip", fn) : nullptr;
+  auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
+  if (rotated) {
+    // (Marked unlikely, the skip block is laid out after the others rather
+    // than between the loop and its exit.)
+    b.CreateCondBr(less(lb), body, skip, llvm::MDBuilder(ctx).createLikelyBranchWeights());
     b.SetInsertPoint(skip);
     emitWgmmaWait(*this, 0, {});
     b.CreateBr(exit);
-
     b.SetInsertPoint(body);
-    stagingTouched = true;
-    bool pendingBefore = bulkReadsPending;
-    bulkReadsPending |= holdsTmaStore(o);
-    llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
-    iv->addIncoming(lb, pre);
-    carried.create(*this, inits, initRegs, pre);
-    set(op.getInductionVar(), Lowered{nullptr, {iv}});
-    std::vector<Value> iterArgs(op.getRegionIterArgs().begin(), op.getRegionIterArgs().end());
-    carried.bind(*this, iterArgs);
-    if (failed(emitBlock(*op.getBody())))
-      return failure();
-    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-    std::vector<Value> yielded(yield.getOperands().begin(), yield.getOperands().end());
-    std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
-    llvm::Value *ivNext = b.CreateAdd(iv, step);
-    llvm::BasicBlock *latch = b.GetInsertBlock();
-    b.CreateCondBr(less(ivNext), body, exit);
-    iv->addIncoming(ivNext, latch);
-    carried.addIncoming(next, latch);
-
-    b.SetInsertPoint(exit);
-    stagingTouched = true;
-    bulkReadsPending |= pendingBefore; // no iteration ran
-    Carried results;
-    results.layouts = carried.layouts;
-    for (auto [init, last] : llvm::zip(initRegs, next)) {
-      auto *phi = b.CreatePHI(last->getType(), 2);
-      phi->addIncoming(init, skip);
-      phi->addIncoming(last, latch);
-      results.phis.push_back(phi);
-    }
-    std::vector<Value> vals(op.getResults().begin(), op.getResults().end());
-    results.bind(*this, vals);
-    return success();
+  } else {
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
   }
-
-  llvm::BasicBlock *pre = b.GetInsertBlock();
-  auto *header = llvm::BasicBlock::Create(ctx, "for.header", fn);
-  auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
-  auto *exit = llvm::BasicBlock::Create(ctx, "for.exit", fn);
-  b.CreateBr(header);
-  b.SetInsertPoint(header);
   llvm::PHINode *iv = b.CreatePHI(lb->getType(), 2, "iv");
   iv->addIncoming(lb, pre);
   carried.create(*this, inits, initRegs, pre);
-  b.CreateCondBr(isUnsigned ? b.CreateICmpULT(iv, ub) : b.CreateICmpSLT(iv, ub),
-                 body, exit);
+  if (!rotated) {
+    b.CreateCondBr(less(iv), body, exit);
+    b.SetInsertPoint(body);
+  }
 
-  b.SetInsertPoint(body);
   stagingTouched = true; // what the previous iteration left is not known here
   bool pendingBefore = bulkReadsPending;
   bulkReadsPending |= holdsTmaStore(o);
@@ -250,7 +214,10 @@ LogicalResult Lowering::emitFor(Operation *o) {
   std::vector<llvm::Value *> next = flatten(yielded, carried.layouts);
   llvm::Value *ivNext = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
-  b.CreateBr(header);
+  if (rotated)
+    b.CreateCondBr(less(ivNext), body, exit);
+  else
+    b.CreateBr(header);
   iv->addIncoming(ivNext, latch);
   carried.addIncoming(next, latch);
 
@@ -258,7 +225,21 @@ LogicalResult Lowering::emitFor(Operation *o) {
   std::vector<Value> results(op.getResults().begin(), op.getResults().end());
   stagingTouched = true;
   bulkReadsPending |= pendingBefore; // no iteration ran
-  carried.bind(*this, results);
+  if (!rotated) {
+    carried.bind(*this, results);
+    return success();
+  }
+  // The results: the initial values from the skip block, the last
+  // iteration's otherwise.
+  Carried exits;
+  exits.layouts = carried.layouts;
+  for (auto [init, last] : llvm::zip(initRegs, next)) {
+    auto *phi = b.CreatePHI(last->getType(), 2);
+    phi->addIncoming(init, skip);
+    phi->addIncoming(last, latch);
+    exits.phis.push_back(phi);
+  }
+  exits.bind(*this, results);
   return success();
 }
 
