@@ -152,8 +152,13 @@ LogicalResult Lowering::emitFor(Operation *o) {
   llvm::Value *lb = scalar(op.getLowerBound());
   llvm::Value *ub = scalar(op.getUpperBound());
   llvm::Value *step = scalar(op.getStep());
+  bool rotated = target.isNvidia() && llvm::any_of(op.getResults(), waitedLoopResult);
   Carried carried;
-  carried.pack = !target.isNvidia();
+  // (Packed also on NVIDIA where accumulators cross the back edge in
+  // flight: fp16 ones are pairs in 32-bit registers there, and unpacking
+  // them before their wait reads registers of a wgmma in flight, which
+  // makes ptxas serialize every wgmma (C7514).)
+  carried.pack = !target.isNvidia() || rotated;
   carried.layouts = layoutsOf(*this, op.getRegionIterArgs());
   std::vector<Value> inits(op.getInitArgs().begin(), op.getInitArgs().end());
   std::vector<llvm::Value *> initRegs = flatten(inits, carried.layouts);
@@ -174,7 +179,6 @@ LogicalResult Lowering::emitFor(Operation *o) {
   // products it waits for with no wait before: an optimization that splits
   // the edge from the guard (GVN's PRE does) put the initial values
   // between the loop and its wait. Nor may that path skip waits (C7514).
-  bool rotated = target.isNvidia() && llvm::any_of(op.getResults(), waitedLoopResult);
   llvm::BasicBlock *pre = b.GetInsertBlock();
   auto *header = rotated ? nullptr : llvm::BasicBlock::Create(ctx, "for.header", fn);
   auto *body = llvm::BasicBlock::Create(ctx, "for.body", fn);
@@ -232,13 +236,10 @@ LogicalResult Lowering::emitFor(Operation *o) {
   // The results: the initial values from the skip block, the last
   // iteration's otherwise.
   Carried exits;
+  exits.pack = carried.pack;
   exits.layouts = carried.layouts;
-  for (auto [init, last] : llvm::zip(initRegs, next)) {
-    auto *phi = b.CreatePHI(last->getType(), 2);
-    phi->addIncoming(init, skip);
-    phi->addIncoming(last, latch);
-    exits.phis.push_back(phi);
-  }
+  exits.create(*this, inits, initRegs, skip);
+  exits.addIncoming(next, latch);
   exits.bind(*this, results);
   return success();
 }

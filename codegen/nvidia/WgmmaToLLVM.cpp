@@ -117,14 +117,28 @@ std::pair<unsigned, unsigned> tritium::codegen::wgmmaWarpgroups(int64_t M, int64
 std::vector<llvm::Value *> tritium::codegen::emitWgmmaWait(Lowering &L, unsigned pending,
                                                            llvm::ArrayRef<llvm::Value *> regs) {
   auto &b = L.b;
-  // Every register goes through the wait (fp16 as 16-bit registers), so
-  // that no use of the results moves above it.
+  // Every register goes through the wait, so that no use of the results
+  // moves above it. 16-bit ones go in pairs, as the 32-bit registers the
+  // products wrote (an fp16 accumulator's consecutive elements): unpacked
+  // before the wait, a pair would be read while its product is in flight,
+  // and ptxas would serialize every wgmma of the kernel (C7514).
   std::vector<llvm::Type *> tys;
   std::vector<llvm::Value *> in;
+  std::vector<unsigned> width; // registers of `regs` per input
   std::string c;
-  for (llvm::Value *r : regs) {
+  auto is16 = [](llvm::Type *t) { return t->isHalfTy() || t->isBFloatTy(); };
+  for (size_t i = 0; i < regs.size();) {
+    llvm::Value *r = regs[i];
     llvm::Type *t = r->getType();
-    if (t->isHalfTy() || t->isBFloatTy()) {
+    unsigned w = 1;
+    if (is16(t) && i + 1 < regs.size() && regs[i + 1]->getType() == t) {
+      llvm::Value *v = llvm::PoisonValue::get(llvm::FixedVectorType::get(t, 2));
+      v = b.CreateInsertElement(v, r, uint64_t(0));
+      v = b.CreateInsertElement(v, regs[i + 1], uint64_t(1));
+      r = b.CreateBitCast(v, b.getInt32Ty());
+      c += c.empty() ? "=r" : ",=r";
+      w = 2;
+    } else if (is16(t)) {
       r = b.CreateBitCast(r, b.getInt16Ty());
       c += c.empty() ? "=h" : ",=h";
     } else {
@@ -132,6 +146,8 @@ std::vector<llvm::Value *> tritium::codegen::emitWgmmaWait(Lowering &L, unsigned
     }
     tys.push_back(r->getType());
     in.push_back(r);
+    width.push_back(w);
+    i += w;
   }
   for (unsigned i = 0; i < in.size(); ++i)
     c += "," + std::to_string(i);
@@ -147,11 +163,16 @@ std::vector<llvm::Value *> tritium::codegen::emitWgmmaWait(Lowering &L, unsigned
       b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(st, tys, false), text, c, true),
                    in);
   std::vector<llvm::Value *> out;
-  for (unsigned i = 0; i < regs.size(); ++i) {
+  for (unsigned i = 0; i < in.size(); ++i) {
     llvm::Value *r = b.CreateExtractValue(res, i);
-    if (r->getType() != regs[i]->getType())
-      r = b.CreateBitCast(r, regs[i]->getType());
-    out.push_back(r);
+    llvm::Type *t = regs[out.size()]->getType();
+    if (width[i] == 2) {
+      llvm::Value *v = b.CreateBitCast(r, llvm::FixedVectorType::get(t, 2));
+      out.push_back(b.CreateExtractElement(v, uint64_t(0)));
+      out.push_back(b.CreateExtractElement(v, uint64_t(1)));
+      continue;
+    }
+    out.push_back(r->getType() == t ? r : b.CreateBitCast(r, t));
   }
   return out;
 }

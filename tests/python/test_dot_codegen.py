@@ -486,3 +486,26 @@ def test_fp8_operand_layouts_on_the_gpu(a_rows, b_rows):
                           b_dev.stride(0), b_dev.stride(1), BM=128, BN=128, BK=64,
                           num_warps=8, num_stages=3)
     assert_fp8_product_close(c, a, b, ref)
+
+
+@needs_gpu
+@pytest.mark.parametrize("BM, BN, BK, warps, stages", [(128, 256, 64, 8, 3), (64, 64, 32, 4, 3)])
+@pytest.mark.parametrize("K", [0, 40, 320])
+def test_fp16_accumulated_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
+    # A k loop whose products accumulate in fp16: on sm_90 the accumulator
+    # crosses the back edge, the waits and the path that skips the loop
+    # (K = 0) as pairs of halves in 32-bit registers.
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
+    from block_matmul import mm_f16acc
+    M, N = 200, 328
+    rs = np.random.RandomState(5)
+    a = torch.from_numpy((rs.randn(M, max(K, 8)) * 0.1).astype(np.float16)).cuda()
+    b = torch.from_numpy((rs.randn(max(K, 8), N) * 0.1).astype(np.float16)).cuda()
+    ref = a[:, :K].double() @ b[:K].double()
+    c = torch.full((M, N), 7.0, dtype=torch.float16, device="cuda")
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    mm_f16acc[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                    BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    torch.testing.assert_close(c.double(), ref, atol=1e-2, rtol=1e-2)
