@@ -5,9 +5,10 @@ at every config of the list it is autotuned over (03's for the pointer,
 block-pointer and bias matmuls, 09's for the descriptor and persistent
 ones, 06's pruned list for attention; fp16 and fp8 e4m3 where the benchmark
 has them), runs ptxas on each PTX and prints the "Potential Performance
-Loss" lines it gives. Those that say the code is at fault (C7514/C7515:
-instructions other than wgmma read or write the registers of wgmmas in
-flight, and every wgmma of the kernel is serialized) make it exit 1; those
+Loss" lines and other wgmma notes (C75xx) it gives. Those that say the code
+is at fault (C7514/C7515: instructions other than wgmma read or write the
+registers of wgmmas in flight, and every wgmma of the kernel is serialized;
+C7517: ptxas injected a wait of its own) make it exit 1; those
 that say the config asks too much (C7511/C7512: not enough registers for
 the wgmma pipeline, as for a 128x256 tile on 4 warps) are listed apart.
 Needs ptxas.
@@ -170,7 +171,8 @@ def _ptxas(ptx):
     lines = (r.stdout + r.stderr).splitlines()
     if r.returncode:
         return ["ptxas failed: " + " ".join(lines)[:200]]
-    return [l.split("info    : ")[-1] for l in lines if "Performance Loss" in l]
+    return [l.split("info    : ")[-1] for l in lines
+            if "Performance Loss" in l or "(C75" in l]
 
 
 def main(argv=None):

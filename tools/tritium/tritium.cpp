@@ -207,12 +207,14 @@ int emitCuda(const CompileCmd &cmd, mlir::ModuleOp module, std::string &out,
               << " bytes static shared, " << art.sharedBytes
               << " bytes dynamic shared, " << art.numWarps * 32
               << " threads per program\n";
-  // ptxas's performance warnings (wgmma serialized, ...) say why a kernel
-  // runs slower than its instructions suggest.
+  // ptxas's performance notes on wgmma (C75xx: groups serialized, or a
+  // wait it had to inject) say why a kernel runs slower than its
+  // instructions suggest.
   if (cmd.report) {
     std::stringstream log(rep.log);
     for (std::string line; std::getline(log, line);)
-      if (line.find("Performance Loss") != std::string::npos)
+      if (line.find("Performance Loss") != std::string::npos ||
+          line.find("(C75") != std::string::npos)
         std::cerr << "tritium: warning: ptxas: " << line.substr(line.find_first_not_of(" ")) << "\n";
   }
   return 0;
