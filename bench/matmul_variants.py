@@ -1,8 +1,10 @@
-"""One matmul written eighteen ways, timed on one side.
+"""One matmul written eighteen ways (and accumulated in fp16), timed on one side.
 
 Loads through pointers, block pointers or tensor descriptors, times stores
 through each, as a plain kernel (one tile per program, grouped order) and
-as a flattened persistent loop: fp16, B row-major, 128x256x64, 8 warps.
+as a flattened persistent loop: fp16, B row-major, 128x256x64, 8 warps;
+and the plain pointer kernel with its products accumulated in fp16
+(``out_dtype=tl.float16``).
 Each variant's result is checked against torch, then all are timed in
 alternating rounds (triton.testing.do_bench, median). Kernels written a
 way the compiler handles worse than the others stand out.
@@ -25,6 +27,25 @@ try:
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
 except Exception as e:
     print("no set_allocator:", e)
+
+
+@triton.jit
+def _tile16(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Pointer loads, the products accumulated in fp16 (out_dtype).
+    acc = tl.zeros((BM, BN), dtype=tl.float16)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+        a_ptrs += BK
+        b_ptrs += BK * sbk
+    return acc
 
 
 @triton.jit
@@ -76,7 +97,7 @@ def _store(c_ptr, M, N, scm, pid_m, pid_n, c_desc, c, BM: tl.constexpr, BN: tl.c
 @triton.jit
 def mm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr,
-       LOAD: tl.constexpr, STORE: tl.constexpr):
+       LOAD: tl.constexpr, STORE: tl.constexpr, ACC16: tl.constexpr = False):
     pid = tl.program_id(0)
     num_pid_m = tl.cdiv(M, BM)
     num_pid_n = tl.cdiv(N, BN)
@@ -88,7 +109,11 @@ def mm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
     a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [sam, 1], [BM, BK])
     b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [sbk, 1], [BK, BN])
     c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [scm, 1], [BM, BN])
-    acc = _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc, BM, BN, BK, LOAD)
+    if ACC16:
+        acc = _tile16(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, BM, BN, BK)
+    else:
+        acc = _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc, BM, BN, BK,
+                    LOAD)
     _store(c_ptr, M, N, scm, pid_m, pid_n, c_desc, acc.to(tl.float16), BM, BN, STORE)
 
 
@@ -129,6 +154,8 @@ for pers in (0, 1):
                 fns[name] = (lambda L=L, St=St: mm_pers[(min(NSM, T),)](a, b, c, S, S, S, S, S, S, BM=128, BN=256, BK=64, GROUP_M=8, LOAD=L, STORE=St, NUM_SMS=NSM, num_warps=8, num_stages=int(os.environ.get("PSTAGES", "3"))))
             else:
                 fns[name] = (lambda L=L, St=St: mm[(T,)](a, b, c, S, S, S, S, S, S, BM=128, BN=256, BK=64, GROUP_M=8, LOAD=L, STORE=St, num_warps=8, num_stages=3))
+# Pointer loads and stores, the products accumulated in fp16.
+fns["tile ptr>ptr f16acc"] = lambda: mm[(T,)](a, b, c, S, S, S, S, S, S, BM=128, BN=256, BK=64, GROUP_M=8, LOAD=0, STORE=0, ACC16=True, num_warps=8, num_stages=3)
 ok = {}
 for n, f in fns.items():
     try:
