@@ -124,3 +124,24 @@ def mm_f16acc(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
         b_ptrs += BK * sbk
     tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def mm_fp32(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # fp32 tiles, B row-major: on sm_90 the products are tf32 wgmmas (the
+    # default precision), both operands K-major in shared memory.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * sbk
+    tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
