@@ -31,15 +31,3 @@
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_f16acc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
 # CHECK-F16ACC: kernel mm_f16acc (sm_90a)
 # CHECK-F16ACC-NOT: warning
-
-# fp32 tiles (tf32 products): wgmma with k8 steps, both operands K-major
-# (B row-major in memory, stored [N, K]), copied asynchronously; 207
-# registers and no spills (on mma.sync with loads through registers, 255
-# registers and 908 bytes of spills).
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_fp32 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
-# CHECK-TF32: kernel mm_fp32 (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
-# CHECK-TF32-NOT: warning
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_fp32 --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32PTX
-# CHECK-TF32PTX: cp.async
-# CHECK-TF32PTX: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
-# CHECK-TF32PTX-NOT: ld.global

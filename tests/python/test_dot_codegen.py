@@ -511,23 +511,12 @@ def test_fp16_accumulated_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
     torch.testing.assert_close(c.double(), ref, atol=1e-2, rtol=1e-2)
 
 
-def test_tf32_products_on_wgmma():
-    # fp32 operands at the default precision: wgmma tf32 (k8) on sm_90,
-    # mma.sync m16n8k8 on sm_80; ieee stays off the tensor cores' tf32.
-    ptx = ptx_of(128, 128, 32, 4, "fp32", "fp32", precision="tf32")
-    assert wgmma_of(ptx) == ["wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32"]
-    assert mma_of(ptx) == []
-    ptx = ptx_of(128, 128, 32, 4, "fp32", "fp32", precision="tf32", cc=80)
-    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"]
-    assert wgmma_of(ptx_of(128, 128, 32, 4, "fp32", "fp32", precision="ieee")) == []
-
-
 @needs_gpu
 @pytest.mark.parametrize("BM, BN, BK, warps, stages", [(128, 256, 64, 8, 3), (128, 128, 32, 4, 4),
                                                        (64, 64, 32, 4, 3)])
 @pytest.mark.parametrize("K", [0, 40, 320])
 def test_tf32_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
-    # fp32 tiles, B row-major, products at tf32 (wgmma on sm_90).
+    # fp32 tiles, B row-major, products at tf32 (mma.sync m16n8k8).
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))

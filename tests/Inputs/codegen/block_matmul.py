@@ -129,8 +129,8 @@ def mm_f16acc(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
 @triton.jit
 def mm_fp32(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
             BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    # fp32 tiles, B row-major: on sm_90 the products are tf32 wgmmas (the
-    # default precision), both operands K-major in shared memory.
+    # fp32 tiles, B row-major, the products at tf32 (the default
+    # precision).
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
