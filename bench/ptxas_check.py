@@ -161,7 +161,7 @@ def check(case):
 
 
 def _ptxas(ptx):
-    """ptxas's performance warnings on `ptx` (its errors, if it fails)."""
+    """ptxas's notes on the wgmmas of `ptx` (its errors, if it fails)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "k.ptx")
         with open(path, "w") as f:
