@@ -30,28 +30,11 @@ except Exception as e:
 
 
 @triton.jit
-def _tile16(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n,
-            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    # Pointer loads, the products accumulated in fp16 (out_dtype).
-    acc = tl.zeros((BM, BN), dtype=tl.float16)
-    rm = pid_m * BM + tl.arange(0, BM)
-    rn = pid_n * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
-    for k in range(0, tl.cdiv(K, BK)):
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
-        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
-        a_ptrs += BK
-        b_ptrs += BK * sbk
-    return acc
-
-
-@triton.jit
 def _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc,
-          BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, LOAD: tl.constexpr):
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
+          BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, LOAD: tl.constexpr,
+          ACC16: tl.constexpr):
+    # ACC16: the products accumulate in fp16 (out_dtype).
+    acc = tl.zeros((BM, BN), dtype=tl.float16 if ACC16 else tl.float32)
     if LOAD == 0:
         rm = pid_m * BM + tl.arange(0, BM)
         rn = pid_n * BN + tl.arange(0, BN)
@@ -61,7 +44,7 @@ def _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc,
         for k in range(0, tl.cdiv(K, BK)):
             a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
             b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
-            acc = tl.dot(a, b, acc)
+            acc = tl.dot(a, b, acc, out_dtype=acc.dtype)
             a_ptrs += BK
             b_ptrs += BK * sbk
     elif LOAD == 1:
@@ -70,14 +53,14 @@ def _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc,
         for k in range(0, tl.cdiv(K, BK)):
             a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
             b = tl.load(b_bp, boundary_check=(0, 1), padding_option="zero")
-            acc = tl.dot(a, b, acc)
+            acc = tl.dot(a, b, acc, out_dtype=acc.dtype)
             a_bp = tl.advance(a_bp, (0, BK))
             b_bp = tl.advance(b_bp, (BK, 0))
     else:
         for k in range(0, tl.cdiv(K, BK)):
             a = a_desc.load([pid_m * BM, k * BK])
             b = b_desc.load([k * BK, pid_n * BN])
-            acc = tl.dot(a, b, acc)
+            acc = tl.dot(a, b, acc, out_dtype=acc.dtype)
     return acc
 
 
@@ -109,11 +92,8 @@ def mm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
     a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [sam, 1], [BM, BK])
     b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [sbk, 1], [BK, BN])
     c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [scm, 1], [BM, BN])
-    if ACC16:
-        acc = _tile16(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, BM, BN, BK)
-    else:
-        acc = _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc, BM, BN, BK,
-                    LOAD)
+    acc = _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc, BM, BN, BK, LOAD,
+                ACC16)
     _store(c_ptr, M, N, scm, pid_m, pid_n, c_desc, acc.to(tl.float16), BM, BN, STORE)
 
 
@@ -132,7 +112,8 @@ def mm_pers(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
         gm = min(num_pid_m - first_m, GROUP_M)
         pid_m = first_m + (tile % group) % gm
         pid_n = (tile % group) // gm
-        acc = _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc, BM, BN, BK, LOAD)
+        acc = _tile(a_ptr, b_ptr, M, N, K, sam, sbk, pid_m, pid_n, a_desc, b_desc, BM, BN, BK,
+                    LOAD, False)
         _store(c_ptr, M, N, scm, pid_m, pid_n, c_desc, acc.to(tl.float16), BM, BN, STORE)
 
 
