@@ -27,7 +27,7 @@
 # that carries them and for the wait's own 16-bit operands), and ptxas
 # serialized every wgmma (C7514). They now cross the back edge and the wait
 # as the 32-bit pairs.
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_f16acc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_f16acc --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
-# CHECK-F16ACC: kernel mm_f16acc (sm_90a)
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,True" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,64,64,32,True" --target cuda:90 --num-warps 4 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
+# CHECK-F16ACC: kernel mm_loop (sm_90a)
 # CHECK-F16ACC-NOT: warning

@@ -498,7 +498,7 @@ def test_fp16_accumulated_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
-    from block_matmul import mm_f16acc
+    from block_matmul import mm_loop
     M, N = 200, 328
     rs = np.random.RandomState(5)
     a = torch.from_numpy((rs.randn(M, max(K, 8)) * 0.1).astype(np.float16)).cuda()
@@ -506,8 +506,8 @@ def test_fp16_accumulated_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
     ref = a[:, :K].double() @ b[:K].double()
     c = torch.full((M, N), 7.0, dtype=torch.float16, device="cuda")
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
-    mm_f16acc[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
-                    BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    mm_loop[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                  BM=BM, BN=BN, BK=BK, ACC16=True, num_warps=warps, num_stages=stages)
     torch.testing.assert_close(c.double(), ref, atol=1e-2, rtol=1e-2)
 
 
@@ -520,7 +520,7 @@ def test_tf32_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
-    from block_matmul import mm_fp32
+    from block_matmul import mm_loop
     M, N = 200, 328
     rs = np.random.RandomState(7)
     a = torch.from_numpy(rs.randn(M, max(K, 8)).astype(np.float32)).cuda()
@@ -528,7 +528,7 @@ def test_tf32_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
     ref = a[:, :K].double() @ b[:K].double()
     c = torch.full((M, N), 7.0, dtype=torch.float32, device="cuda")
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
-    mm_fp32[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
-                  BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    mm_loop[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                  BM=BM, BN=BN, BK=BK, ACC16=False, num_warps=warps, num_stages=stages)
     # tf32 keeps 10 bits of mantissa: about 1e-3 of each product's size.
     torch.testing.assert_close(c.double(), ref, atol=5e-3 * max(K, 1) ** 0.5, rtol=5e-3)

@@ -105,42 +105,24 @@ def mm_early_desc_store(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
     c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
 
 
+
 @triton.jit
-def mm_f16acc(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
-              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    # Products accumulated in fp16 (out_dtype): the accumulator is pairs of
-    # halves in 32-bit registers, in flight across the back edge.
+def mm_loop(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, ACC16: tl.constexpr):
+    # A k loop over pointer tiles, B row-major. ACC16: the products
+    # accumulate in fp16 (out_dtype), the accumulator pairs of halves in
+    # 32-bit registers, in flight across the back edge. fp32 tiles: the
+    # products at tf32 (the default precision).
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
     a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
     b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
-    acc = tl.zeros((BM, BN), dtype=tl.float16)
+    acc = tl.zeros((BM, BN), dtype=tl.float16 if ACC16 else tl.float32)
     for k in range(0, tl.cdiv(K, BK)):
         a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
         b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
-        a_ptrs += BK
-        b_ptrs += BK * sbk
-    tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc,
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-@triton.jit
-def mm_fp32(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
-            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    # fp32 tiles, B row-major, the products at tf32 (the default
-    # precision).
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
-        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc)
+        acc = tl.dot(a, b, acc, out_dtype=acc.dtype)
         a_ptrs += BK
         b_ptrs += BK * sbk
     tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc,
