@@ -12,7 +12,8 @@ both sides (softmax's persistent grid from each side's own registers and
 shared memory).
 
 Rows
-    matmul fp16 / bf16 / fp8 (e4m3, C in fp16), 4096^3 and 8192^3, each
+    matmul fp16 / bf16 / fp8 (e4m3, C in fp16) / fp32 (products at tf32,
+      the default precision), 4096^3 and 8192^3, each
         ptr         pointer arithmetic (03-matrix-multiplication, 03's list)
         blockptr    tl.make_block_ptr / tl.advance (03's list)
         blockptr-rowB  the same kernel with B row-major (contiguous along
@@ -22,8 +23,8 @@ Rows
         persistent  09's matmul_kernel_persistent (09's list)
       B is stored K-major (as 09, and as fp8 needs) unless the row says
       otherwise (bias, blockptr-rowB). Baseline: cuBLAS
-      (torch.matmul; fp8: torch._scaled_mm, unit scales, fast accumulation
-      as Triton's Hopper fp8 dot, C in fp16).
+      (torch.matmul, fp32 with TF32 allowed; fp8: torch._scaled_mm, unit
+      scales, fast accumulation as Triton's Hopper fp8 dot, C in fp16).
     attention forward fp16 (06-fused-attention; Z=4, H=32, N_CTX=4096),
       D = 64 and 128, causal and not, K pre-transposed in memory ("kT",
       loaded as [HEAD_DIM, BLOCK_N] tiles) or loaded as stored and put
@@ -124,7 +125,7 @@ class Row:
         self.params = params
 
 
-MATMUL_DTYPES = ("fp16", "bf16", "fp8e4m3")
+MATMUL_DTYPES = ("fp16", "bf16", "fp8e4m3", "fp32")
 MATMUL_VARIANTS = ("ptr", "blockptr", "blockptr-rowB", "desc", "persistent", "bias")
 
 

@@ -64,8 +64,11 @@ def shared_inputs(ctx, key, make):
 def build_matmul(ctx, dtype, S, variant):
     dev = ctx.device
     tdt = {"fp16": torch.float16, "bf16": torch.bfloat16,
-           "fp8e4m3": torch.float8_e4m3fn}[dtype]
+           "fp8e4m3": torch.float8_e4m3fn, "fp32": torch.float32}[dtype]
     fp8 = dtype.startswith("fp8")
+    if dtype == "fp32":
+        # The kernels' products are tf32 (tl.dot's default precision).
+        torch.backends.cuda.matmul.allow_tf32 = True
     a, bT = shared_inputs(ctx, ("matmul", dtype, S), lambda: tuple(
         torch.randn((S, S), device=dev, dtype=torch.float16).to(tdt)
         for _ in range(2)))

@@ -39,15 +39,16 @@ bool isZeroConstant(Value v) {
   return false;
 }
 
-/// A load that can land in shared memory asynchronously: a 16-bit float
-/// tile (rows a multiple of 8 elements, masked-off lanes zero) read only by
-/// tensor-core products.
+/// A load that can land in shared memory asynchronously: a 16-bit float,
+/// fp8, int8 or fp32 tile (rows a multiple of 8 elements, masked-off lanes
+/// zero) read only by tensor-core products that read it in place (int8 and
+/// fp32: wgmma products only).
 bool feedsTensorCores(tile::LoadOp load, unsigned cc, unsigned numWarps) {
   auto t = dyn_cast<RankedTensorType>(load.getType());
   Type et = t ? t.getElementType() : Type();
   bool fp8 = et && isa<Float8E4M3FNType, Float8E5M2Type>(et);
   if (!t || t.getRank() != 2 || t.getShape()[1] % 8 != 0 || load.getIsVolatile() ||
-      !(et.isF16() || et.isBF16() || fp8))
+      !(et.isF16() || et.isBF16() || fp8 || et.isInteger(8) || et.isF32()))
     return false;
   if (load.getOther() && !isZeroConstant(load.getOther()))
     return false;
@@ -136,7 +137,7 @@ void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
 }
 
 
-/// Whether `dl` qualifies: a 2-D block of 16-bit or fp8 floats with zero padding
+/// Whether `dl` qualifies: a 2-D block of 16-bit, fp8, int8 or fp32 values with zero padding
 /// from a descriptor made by tile.make_tensor_descriptor, read only by
 /// tensor-core products.
 bool descriptorLoadFeedsTensorCores(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
@@ -144,7 +145,8 @@ bool descriptorLoadFeedsTensorCores(tile::DescriptorLoadOp dl, unsigned cc, unsi
   auto t = cast<RankedTensorType>(dl.getType());
   Type et = t.getElementType();
   return mk && mk.getPadding() == tile::PaddingOption::PAD_ZERO && t.getRank() == 2 &&
-         (et.isF16() || et.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(et)) &&
+         (et.isF16() || et.isBF16() || et.isF32() || et.isInteger(8) ||
+          isa<Float8E4M3FNType, Float8E5M2Type>(et)) &&
          tritium::codegen::tensorCoresReadInPlace(dl.getResult(), cc, numWarps);
 }
 

@@ -30,10 +30,10 @@ bool tritium::codegen::copyStoresTransposed(tgpu::AsyncCopyOp copy, unsigned cc,
   auto pointee = cast<mlir::tile::PointerType>(t.getElementType()).getPointeeType();
   unsigned eb = elementBytes(pointee);
   Operation *func = copy->getParentOfType<func::FuncOp>();
-  // 8-bit operands of wgmma are read K-major only: B is stored [N, K] and
-  // A as it is, however memory runs.
+  // 8-bit and tf32 operands of wgmma are read K-major only: B is stored
+  // [N, K] and A as it is, however memory runs.
   std::optional<bool> eightBit;
-  if (eb == 1)
+  if (eb == 1 || eb == 4)
     func->walk([&](tgpu::SharedLoadOp ld) {
       if (ld.getBuffer() != copy.getBuffer())
         return;

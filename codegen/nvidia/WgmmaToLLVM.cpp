@@ -91,6 +91,15 @@ const char *fp8Name(Type t) {
   return isa<Float8E4M3FNType>(t) ? "e4m3" : isa<Float8E5M2Type>(t) ? "e5m2" : nullptr;
 }
 
+/// Whether wgmma reads operands of type `t` K-major only (no transposed
+/// form): fp8, int8, and fp32 read as tf32.
+bool kMajorOnly(Type t) { return fp8Name(t) || t.isInteger(8) || t.isF32(); }
+
+/// Bytes of an operand element of a wgmma product.
+unsigned operandBytes(Type t) {
+  return fp8Name(t) || t.isInteger(8) ? 1 : t.isF32() ? 4 : 2;
+}
+
 /// Descriptor mode bits (62-63) of a swizzle width.
 uint64_t swizzleMode(unsigned bytes) {
   return bytes == 128 ? 1 : bytes == 64 ? 2 : bytes == 32 ? 3 : 0;
@@ -200,6 +209,16 @@ bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
     // k32 steps, both operands K-major: A as [M, K], B stored [N, K].
     return ce.isF32() && K % 32 == 0 && operandLayout(M, K, 1) && operandLayout(N, K, 1);
   }
+  if (ae.isF32() && be.isF32()) {
+    // tf32: k8 steps, both operands K-major, as fp8's (a B that runs along
+    // N in memory is copied transposed, 4 bytes a copy).
+    return ce.isF32() && op.getInputPrecision() == tile::InputPrecision::TF32 && K % 8 == 0 &&
+           operandLayout(M, K, 4) && operandLayout(N, K, 4);
+  }
+  if (ae.isInteger(8) && be.isInteger(8)) {
+    // s8: k32 steps into s32, both operands K-major, as fp8's.
+    return ce.isInteger(32) && K % 32 == 0 && operandLayout(M, K, 1) && operandLayout(N, K, 1);
+  }
   bool f16 = ae.isF16() && be.isF16(), bf16 = ae.isBF16() && be.isBF16();
   if (!(f16 || bf16) || !(ce.isF32() || (f16 && ce.isF16())) || K % 16)
     return false;
@@ -245,11 +264,11 @@ int64_t carriedAccumulatorRegs(tgpu::WgmmaOp op, unsigned numWarps) {
 
 /// Whether operand `operand` (0: A, 1: B) of a wgmma product of `a` and
 /// `b` is read where it lies: a shared tile in a form the instruction
-/// reads (8-bit operands K-major only), or A in the registers of its A
-/// fragment.
+/// reads (8-bit and tf32 operands K-major only), or A in the registers of
+/// its A fragment (16-bit operands).
 bool operandInPlace(Value a, Value b, unsigned operand, unsigned numWarps) {
   auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
-  bool eight = fp8Name(aT.getElementType()) != nullptr;
+  bool eight = kMajorOnly(aT.getElementType());
   RankedTensorType t = operand ? bT : aT;
   if (auto s = dyn_cast_or_null<tgpu::SharedEncodingAttr>(t.getEncoding()))
     return !eight || s.getTransposed() == (operand == 1);
@@ -274,11 +293,12 @@ std::optional<OperandStaging> tritium::codegen::wgmmaOperandStaging(Value a, Val
   if (operandInPlace(a, b, operand, numWarps))
     return std::nullopt;
   auto aT = cast<RankedTensorType>(a.getType()), bT = cast<RankedTensorType>(b.getType());
-  bool eight = fp8Name(aT.getElementType()) != nullptr;
-  unsigned eb = eight ? 1 : 2;
+  bool eight = kMajorOnly(aT.getElementType());
+  unsigned eb = operandBytes(aT.getElementType());
   int64_t M = aT.getShape()[0], K = aT.getShape()[1], N = bT.getShape()[1];
   // A as [M, K] (K-major); B as [K, N] (MN-major), or stored [N, K] when
-  // 8-bit (K-major only). Products dotUsesWgmma accepts swizzle each form.
+  // 8-bit or tf32 (K-major only). Products dotUsesWgmma accepts swizzle
+  // each form.
   bool transposed = operand == 1 && eight;
   auto l = operand == 0 ? operandLayout(M, K, eb)
                         : eight ? operandLayout(N, K, eb) : operandLayout(K, N, eb);
@@ -303,9 +323,13 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   Type ae = aT.getElementType();
   Type be = cast<RankedTensorType>(op.getB().getType()).getElementType();
   bool bf16 = ae.isBF16();
-  bool eight = fp8Name(ae) != nullptr; // fp8: k32 steps, both operands K-major
-  int64_t kStep = eight ? 32 : 16;
+  // fp8 and int8 (k32 steps) and tf32 (k8): both operands K-major; 32
+  // bytes of K a step.
+  bool eight = kMajorOnly(ae);
+  bool tf32 = ae.isF32(), s8 = ae.isInteger(8);
+  int64_t kStep = 32 / operandBytes(ae);
   bool f16Acc = cT.getElementType().isF16();
+  bool s32Acc = cT.getElementType().isInteger(32);
   llvm::Type *et = eight ? b.getInt8Ty() : bf16 ? b.getBFloatTy() : b.getHalfTy();
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
@@ -424,7 +448,7 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
   bool aInRegs = !aRegs.empty();
   int64_t mSteps = M / (64 * ws.wgM), nSteps = ws.perGroupN / ws.instrN, kSteps = K / kStep;
   unsigned total = unsigned(mSteps * nSteps) * accRegs;
-  llvm::Type *accTy = f16Acc ? (llvm::Type *)i32 : b.getFloatTy();
+  llvm::Type *accTy = f16Acc || s32Acc ? (llvm::Type *)i32 : b.getFloatTy();
   auto *pairTy = llvm::FixedVectorType::get(et, 2);
   auto *halfPair = llvm::FixedVectorType::get(b.getHalfTy(), 2);
 
@@ -446,17 +470,17 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
                                 : std::array<int64_t, 3>{i / (mSteps * nSteps),
                                                          (i / nSteps) % mSteps, i % nSteps});
 
-  std::string ta = eight ? fp8Name(ae) : bf16 ? "bf16" : "f16";
-  std::string tb = eight ? fp8Name(be) : ta;
+  std::string ta = tf32 ? "tf32" : s8 ? "s8" : eight ? fp8Name(ae) : bf16 ? "bf16" : "f16";
+  std::string tb = tf32 || s8 ? ta : eight ? fp8Name(be) : ta;
   std::string instr = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(ws.instrN) + "k" +
-                      std::to_string(kStep) + "." + (f16Acc ? "f16" : "f32") + "." + ta + "." +
-                      tb + " {";
+                      std::to_string(kStep) + "." + (f16Acc ? "f16" : s32Acc ? "s32" : "f32") +
+                      "." + ta + "." + tb + " {";
   auto reg = [](unsigned i) { return "$" + std::to_string(i); };
   std::vector<llvm::Value *> args;
   std::vector<llvm::Type *> argTys;
   std::string cons;
   for (unsigned i = 0; i < total; ++i)
-    cons += (i ? ",=" : "=") + std::string(f16Acc ? "r" : "f");
+    cons += (i ? ",=" : "=") + std::string(f16Acc || s32Acc ? "r" : "f");
   std::string body;
   unsigned next = total;
   // The base descriptors come first among the inputs.
@@ -496,9 +520,10 @@ LogicalResult wgmmaGroup(Lowering &L, Operation *o) {
     } else {
       body += plus(aBase, a.kMajor ? stepBytes(a, m, k) : stepBytes(a, k, m)) + ", ";
     }
+    // The accumulate predicate, then (floats) the scales of A and B.
     body += plus(bBase, bo.kMajor ? stepBytes(bo, n, k) : stepBytes(bo, k, n)) +
-            (kt == 0 ? ", p, 1, 1" : ", q, 1, 1");
-    if (!eight) { // 8-bit operands have no transposed form
+            (kt == 0 ? ", p" : ", q") + (s8 ? "" : ", 1, 1");
+    if (!eight) { // 8-bit and tf32 operands have no transposed form
       if (!aInRegs)
         body += std::string(", ") + (a.kMajor ? "0" : "1");
       body += std::string(", ") + (bo.kMajor ? "0" : "1");

@@ -188,8 +188,34 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
     return def(copy.getPtr().getType());
   auto t = cast<RankedTensorType>(copy.getPtr().getType());
   auto pointee = cast<tile::PointerType>(t.getElementType()).getPointeeType();
-  return share(LinearLayout::defaultFor(shapeOf(t), o.numWarps, elementBytes(pointee) * 8,
-                                        o.warpSize, 0));
+  unsigned eb = elementBytes(pointee);
+  std::vector<int64_t> shape = shapeOf(t);
+  // A 32-bit tile that runs along its rows in memory but is stored
+  // transposed (the B of a tf32 wgmma, which reads its operands K-major
+  // only, from a row-major matrix): one 4-byte copy an element. The lanes of a warp take 4 rows (16 bytes
+  // of a stored row: one chunk, which the swizzle moves to other banks as
+  // the stored row changes) by 8 consecutive columns, so that each copy
+  // reads whole 32-byte sectors and writes 32 distinct banks; not each lane
+  // one row, which reads a sector for every element.
+  if (shape.size() == 2 && eb == 4 && hint(copy.getPtr(), copy.getMask(), 1) > 1 &&
+      shape[0] >= 16 / eb) {
+    unsigned rows = 16 / eb, cols = o.warpSize / rows;
+    if (shape[1] >= cols) {
+      BlockedParams p{{1, 1}, {rows, cols}, {1, 1}, {1, 0}};
+      unsigned warps = o.numWarps;
+      for (unsigned d : {1u, 0u}) {
+        int64_t room = shape[d] / (d ? cols : rows);
+        while (warps > 1 && room >= 2) {
+          p.warpsPerCTA[d] *= 2;
+          room /= 2;
+          warps /= 2;
+        }
+      }
+      p.warpsPerCTA[1] *= warps; // replicas past the tile
+      return share(LinearLayout::blocked(shape, p, o.warpSize));
+    }
+  }
+  return share(LinearLayout::defaultFor(shape, o.numWarps, eb * 8, o.warpSize, 0));
 }
 
 /// The layout a loop carries pointer tile `arg` in (its init is in

@@ -27,7 +27,40 @@
 # that carries them and for the wait's own 16-bit operands), and ptxas
 # serialized every wgmma (C7514). They now cross the back edge and the wait
 # as the 32-bit pairs.
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,128,256,64,True" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,64,64,32,True" --target cuda:90 --num-warps 4 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-F16ACC
 # CHECK-F16ACC: kernel mm_loop (sm_90a)
 # CHECK-F16ACC-NOT: warning
+
+# fp32 tiles (tf32 products): wgmma with k8 steps, both operands K-major
+# in shared memory, copied asynchronously; no spills (on mma.sync with
+# loads through registers, 255 registers and 908 bytes of spills). B
+# K-major in memory (sbk 1) moves in 16-byte copies; B row-major (sbn 1)
+# is copied transposed, 4 bytes a copy.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
+# CHECK-TF32: kernel mm_loop (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
+# CHECK-TF32-NOT: warning
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32PTX
+# CHECK-TF32PTX-NOT: cp.async.ca
+# CHECK-TF32PTX: cp.async.cg.shared.global [{{.*}}], 16
+# CHECK-TF32PTX-NOT: cp.async.ca
+# CHECK-TF32PTX: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
+# CHECK-TF32PTX-NOT: ld.global
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32ROW
+# CHECK-TF32ROW: cp.async.ca.shared.global [{{.*}}], 4
+# CHECK-TF32ROW: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
+# CHECK-TF32ROW-NOT: ld.global
+
+# int8 tiles into int32: wgmma s8 (k32 steps, no scale operands). B
+# K-major is copied asynchronously; row-major B goes through registers.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,128" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-S8
+# CHECK-S8: kernel mm_loop (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
+# CHECK-S8-NOT: warning
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,128" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-S8PTX
+# CHECK-S8PTX: cp.async.cg.shared.global [{{.*}}], 16
+# CHECK-S8PTX: wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 {{.*}}, p;
+# CHECK-S8PTX-NOT: ld.global
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-S8ROW
+# CHECK-S8ROW: kernel mm_loop (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
+# CHECK-S8ROW-NOT: warning

@@ -2,7 +2,8 @@
 (memcheck, racecheck, synccheck; scripts/gpu-check runs it under all
 three): wgmma matmuls fed by cp.async rings (03's pointer kernel at 8 and 4
 warps), by TMA through block pointers and through in-kernel tensor
-descriptors (and with K = 0, a loop that does not run), 09's persistent matmul with fewer programs than tiles (so
+descriptors (and with K = 0, a loop that does not run), fp32 (tf32) and int8
+matmuls with B K-major and row-major, 09's persistent matmul with fewer programs than tiles (so
 each program's loop runs several tiles), 06's attention forward (D64 and
 D128, causal and not, K pre-transposed and through tl.trans,
 warp-specialized and not) and 05's layer norm. Every result is checked
@@ -18,6 +19,7 @@ import sys
 import torch
 
 import triton
+import triton.language as tl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "bench"))
@@ -74,6 +76,51 @@ def matmuls():
               c, want, 1e-2)
 
 
+@triton.jit
+def mm_c_acc(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, sbn, scm,
+             BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # 03's loop, the products accumulating in C's dtype.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=c_ptr.dtype.element_ty)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc, out_dtype=acc.dtype)
+        a_ptrs += BK
+        b_ptrs += BK * sbk
+    tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def k_major_only_matmuls():
+    # fp32 (tf32) and int8 products, read K-major only by wgmma: B K-major
+    # (16-byte copies) and row-major (fp32: copied transposed, 4 bytes a
+    # copy; int8: through registers).
+    torch.manual_seed(2)
+    S, KD = 384, 512
+    for dt in (torch.float32, torch.int8):
+        if dt == torch.float32:
+            a = torch.randn((S, KD), device=DEV)
+            bT = torch.randn((S, KD), device=DEV)
+        else:
+            a = torch.randint(-8, 8, (S, KD), device=DEV, dtype=dt)
+            bT = torch.randint(-8, 8, (S, KD), device=DEV, dtype=dt)
+        for b, lay in ((bT.T, "K-major B"), (bT.T.contiguous(), "row-major B")):
+            want = a.double() @ b.double()
+            for bm, bn, bk, w, s in [(128, 128, 32, 4, 4), (128, 256, 64, 8, 3)]:
+                c = torch.empty((S, S), device=DEV,
+                                dtype=torch.float32 if dt == torch.float32 else torch.int32)
+                mm_c_acc[(cdiv(S, bm), cdiv(S, bn))](
+                    a, b, c, S, S, KD, a.stride(0), b.stride(0), b.stride(1), c.stride(0),
+                    BM=bm, BN=bn, BK=bk, num_warps=w, num_stages=s)
+                check("matmul %s %s %dx%dx%d w%d s%d" % (str(dt)[6:], lay, bm, bn, bk, w, s),
+                      c, want, 5e-3 if dt == torch.float32 else 0.0)
+
+
 def attention():
     torch.manual_seed(1)
     Z, H, N = 1, 2, 384
@@ -123,6 +170,7 @@ def main():
         print("no CUDA GPU")
         return 2
     matmuls()
+    k_major_only_matmuls()
     attention()
     layer_norm()
     if DEV == "cuda":

@@ -130,8 +130,10 @@ def test_small_tiles_stay_on_mma_sync_on_sm90():
 
 
 def test_int8_on_tensor_cores():
-    ptx = ptx_of(64, 64, 64, 4, "i8", "i32")
+    ptx = ptx_of(64, 64, 64, 4, "i8", "i32", cc=80)
     assert mma_of(ptx) == ["mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"]
+    ptx = ptx_of(64, 64, 64, 4, "i8", "i32")
+    assert wgmma_of(ptx) == ["wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8"]
 
 
 def test_more_warps_than_tiles_stay_on_tensor_cores():
@@ -506,29 +508,90 @@ def test_fp16_accumulated_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
     ref = a[:, :K].double() @ b[:K].double()
     c = torch.full((M, N), 7.0, dtype=torch.float16, device="cuda")
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
-    mm_loop[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
-                  BM=BM, BN=BN, BK=BK, ACC16=True, num_warps=warps, num_stages=stages)
+    mm_loop[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), b.stride(1), c.stride(0),
+                  BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
     torch.testing.assert_close(c.double(), ref, atol=1e-2, rtol=1e-2)
+
+
+@triton.jit
+def dot_kt_kernel(X, Y, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    # Y holds B^T row-major ([N, K]): B runs along K in memory.
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    x = tl.load(X + m[:, None] * K + k[None, :])
+    y = tl.load(Y + k[:, None] + n[None, :] * K)
+    tl.store(Z + m[:, None] * N + n[None, :], tl.dot(x, y, out_dtype=Z.dtype.element_ty))
+
+
+K_MAJOR_ONLY = {  # operand, result, K, wgmma (sm_90), mma.sync (sm_80)
+    "fp32": ("fp32", 32, "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32",
+             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"),
+    "i8": ("i32", 64, "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8",
+           "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32"),
+}
+
+
+@pytest.mark.parametrize("a", ["fp32", "i8"])
+def test_k_major_only_products_on_wgmma(a):
+    # fp32 operands at the default precision (tf32) and int8 ones: wgmma,
+    # which reads both operands K-major only, whichever way B runs in
+    # memory (K-major, or row-major and stored transposed); mma.sync on
+    # sm_80; ieee stays off the tensor cores.
+    out, K, wgmma, mma = K_MAJOR_ONLY[a]
+    signature = {"X": SIG[a], "Y": SIG[a], "Z": SIG[out], "M": "constexpr", "N": "constexpr",
+                 "K": "constexpr"}
+    attrs = {(i,): [["tt.divisibility", 16]] for i in range(3)}
+
+    def kt_ptx(cc):
+        k = triton.compile(ASTSource(dot_kt_kernel, signature,
+                                     constexprs={"M": 128, "N": 128, "K": K}, attrs=attrs),
+                           target=GPUTarget("cuda", cc, 32), options={"num_warps": 4})
+        return k.asm["ptx"]
+    precision = "tf32" if a == "fp32" else "ieee"
+    for ptx in (kt_ptx(90), ptx_of(128, 128, K, 4, a, out, precision=precision)):
+        assert wgmma_of(ptx) == [wgmma]
+        assert mma_of(ptx) == []
+    assert mma_of(kt_ptx(80)) == [mma]
+    assert mma_of(ptx_of(128, 128, K, 4, a, out, precision=precision, cc=80)) == [mma]
+    if a == "fp32":
+        assert wgmma_of(ptx_of(128, 128, 32, 4, "fp32", "fp32", precision="ieee")) == []
 
 
 @needs_gpu
 @pytest.mark.parametrize("BM, BN, BK, warps, stages", [(128, 256, 64, 8, 3), (128, 128, 32, 4, 4),
                                                        (64, 64, 32, 4, 3)])
 @pytest.mark.parametrize("K", [0, 40, 320])
-def test_tf32_loops_on_the_gpu(BM, BN, BK, warps, stages, K):
-    # fp32 tiles, B row-major, products at tf32 (mma.sync m16n8k8).
+@pytest.mark.parametrize("b_k_major", [False, True])
+@pytest.mark.parametrize("dtype", ["fp32", "int8"])
+def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, b_k_major, dtype):
+    # fp32 tiles (products at tf32) and int8 tiles (into int32), B row-major
+    # or K-major (the transpose of an [N, K] matrix): wgmma on sm_90, both
+    # operands K-major in shared memory.
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
     from block_matmul import mm_loop
     M, N = 200, 328
     rs = np.random.RandomState(7)
-    a = torch.from_numpy(rs.randn(M, max(K, 8)).astype(np.float32)).cuda()
-    b = torch.from_numpy(rs.randn(max(K, 8), N).astype(np.float32)).cuda()
+    if dtype == "fp32":
+        a = torch.from_numpy(rs.randn(M, max(K, 8)).astype(np.float32)).cuda()
+        b = torch.from_numpy(rs.randn(max(K, 8), N).astype(np.float32)).cuda()
+        c = torch.full((M, N), 7.0, dtype=torch.float32, device="cuda")
+    else:
+        BK = max(BK, 32)
+        a = torch.from_numpy(rs.randint(-128, 128, (M, max(K, 8))).astype(np.int8)).cuda()
+        b = torch.from_numpy(rs.randint(-128, 128, (max(K, 8), N)).astype(np.int8)).cuda()
+        c = torch.full((M, N), 7, dtype=torch.int32, device="cuda")
+    if b_k_major:
+        b = b.T.contiguous().T
+        assert b.stride(0) == 1
     ref = a[:, :K].double() @ b[:K].double()
-    c = torch.full((M, N), 7.0, dtype=torch.float32, device="cuda")
     grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
-    mm_loop[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
-                  BM=BM, BN=BN, BK=BK, ACC16=False, num_warps=warps, num_stages=stages)
+    mm_loop[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), b.stride(1), c.stride(0),
+                  BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    if dtype == "int8":
+        assert torch.equal(c.double(), ref)
+        return
     # tf32 keeps 10 bits of mantissa: about 1e-3 of each product's size.
     torch.testing.assert_close(c.double(), ref, atol=5e-3 * max(K, 1) ** 0.5, rtol=5e-3)

@@ -122,7 +122,7 @@ def _alloc(size, align, stream):
 
 
 @needs_hopper
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float8_e4m3fn"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float8_e4m3fn", "float32"])
 @pytest.mark.parametrize("BM,BN,BK,warps,stages,kmajor", [
     (128, 256, 64, 8, 3, False), (64, 64, 32, 4, 2, False), (128, 128, 128, 4, 4, True),
     (64, 128, 64, 4, 3, True), (128, 64, 64, 8, 2, False)])

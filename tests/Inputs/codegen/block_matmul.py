@@ -107,18 +107,19 @@ def mm_early_desc_store(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
 
 
 @triton.jit
-def mm_loop(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, scm,
-            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, ACC16: tl.constexpr):
-    # A k loop over pointer tiles, B row-major. ACC16: the products
-    # accumulate in fp16 (out_dtype), the accumulator pairs of halves in
-    # 32-bit registers, in flight across the back edge. fp32 tiles: the
-    # products at tf32 (the default precision).
+def mm_loop(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, sbn, scm,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A k loop over pointer tiles, B row-major (sbn 1) or K-major (sbk 1),
+    # the products accumulating in C's dtype (out_dtype). fp16 C: the
+    # accumulator pairs of halves in 32-bit registers, in flight across the
+    # back edge. fp32 tiles: the products at tf32 (the default precision).
+    # int8 tiles: into int32.
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)
     rk = tl.arange(0, BK)
     a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :]
-    acc = tl.zeros((BM, BN), dtype=tl.float16 if ACC16 else tl.float32)
+    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=c_ptr.dtype.element_ty)
     for k in range(0, tl.cdiv(K, BK)):
         a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
         b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
