@@ -3,8 +3,8 @@
 Compiles, for sm_90a and with no GPU, every kernel bench/gpu_bench.py times
 at every config of the list it is autotuned over (03's for the pointer,
 block-pointer and bias matmuls, 09's for the descriptor and persistent
-ones, 06's pruned list for attention; fp16 and fp8 e4m3 where the benchmark
-has them), runs ptxas on each PTX and prints the "Potential Performance
+ones, 06's pruned list for attention; fp16, and fp8 e4m3 and fp32 (tf32)
+where the benchmark has them), runs ptxas on each PTX and prints the "Potential Performance
 Loss" lines and other wgmma notes (C75xx) it gives. Those that say the code
 is at fault (C7514/C7515: instructions other than wgmma read or write the
 registers of wgmmas in flight, and every wgmma of the kernel is serialized;
@@ -64,7 +64,7 @@ def cases():
     # B K-major: stride_bk == 1, as the benchmark passes it; unit strides
     # are constants, as the launcher's specialization makes them.
     unit = {"stride_ak": "constexpr", "stride_bk": "constexpr", "stride_cn": "constexpr"}
-    for elem, outt in (("fp16", "fp16"), ("fp8e4nv", "fp16")):
+    for elem, outt in (("fp16", "fp16"), ("fp8e4nv", "fp16"), ("fp32", "fp32")):
         for conf in K.matmul_configs_03():
             if elem == "fp8e4nv" and conf.kwargs["BLOCK_SIZE_K"] < 32:
                 continue

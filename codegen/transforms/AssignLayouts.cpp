@@ -215,6 +215,33 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
       return share(LinearLayout::blocked(shape, p, o.warpSize));
     }
   }
+  // A 1-byte tile that runs along its rows, stored transposed (the B of an
+  // int8 or fp8 wgmma from a row-major matrix): 4 x 4 blocks per thread,
+  // which the copy moves as four 4-byte loads along the rows and four
+  // 4-byte stores down the columns; the lanes take 4 blocks down by 8
+  // across (whole 32-byte sectors of each row).
+  if (shape.size() == 2 && eb == 1 && hint(copy.getPtr(), copy.getMask(), 1) >= 4 &&
+      shape[0] >= 4 && shape[1] >= 4) {
+    BlockedParams p{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
+    int64_t room[2] = {shape[0] / 4, shape[1] / 4};
+    for (unsigned d : {1u, 0u}) { // lanes past a short dimension go to the other
+      while (p.threadsPerWarp[d] > 1 && room[d] < p.threadsPerWarp[d]) {
+        p.threadsPerWarp[d] /= 2;
+        p.threadsPerWarp[1 - d] *= 2;
+      }
+    }
+    unsigned warps = o.numWarps;
+    for (unsigned d : {1u, 0u}) {
+      int64_t left = room[d] / p.threadsPerWarp[d];
+      while (warps > 1 && left >= 2) {
+        p.warpsPerCTA[d] *= 2;
+        left /= 2;
+        warps /= 2;
+      }
+    }
+    p.warpsPerCTA[1] *= warps; // replicas past the tile
+    return share(LinearLayout::blocked(shape, p, o.warpSize));
+  }
   return share(LinearLayout::defaultFor(shape, o.numWarps, eb * 8, o.warpSize, 0));
 }
 

@@ -53,7 +53,9 @@
 # CHECK-TF32ROW-NOT: ld.global
 
 # int8 tiles into int32: wgmma s8 (k32 steps, no scale operands). B
-# K-major is copied asynchronously; row-major B goes through registers.
+# K-major is copied asynchronously; row-major B goes through registers in
+# 4 x 4 blocks: 4-byte loads along N, the bytes transposed (prmt), 4-byte
+# stores down K (not a load and a store per byte).
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,128" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-S8
 # CHECK-S8: kernel mm_loop (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
 # CHECK-S8-NOT: warning
@@ -64,3 +66,11 @@
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-S8ROW
 # CHECK-S8ROW: kernel mm_loop (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
 # CHECK-S8ROW-NOT: warning
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit ptx | FileCheck %s --check-prefix=CHECK-S8ROWPTX
+# CHECK-S8ROWPTX-NOT: ld.global.b8
+# CHECK-S8ROWPTX: ld.global.b32
+# CHECK-S8ROWPTX: prmt.b32
+# CHECK-S8ROWPTX: st.shared.b32
+# CHECK-S8ROWPTX: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8
+# CHECK-S8ROWPTX-NOT: ld.global.b8
+# CHECK-S8ROWPTX-NOT: st.shared.b8

@@ -563,11 +563,13 @@ def test_k_major_only_products_on_wgmma(a):
                                                        (64, 64, 32, 4, 3)])
 @pytest.mark.parametrize("K", [0, 40, 320])
 @pytest.mark.parametrize("b_k_major", [False, True])
-@pytest.mark.parametrize("dtype", ["fp32", "int8"])
+@pytest.mark.parametrize("dtype", ["fp32", "int8", "fp8"])
 def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, b_k_major, dtype):
-    # fp32 tiles (products at tf32) and int8 tiles (into int32), B row-major
-    # or K-major (the transpose of an [N, K] matrix): wgmma on sm_90, both
-    # operands K-major in shared memory.
+    # fp32 tiles (products at tf32), int8 tiles (into int32) and fp8 e4m3
+    # tiles (into fp32), B row-major or K-major (the transpose of an [N, K]
+    # matrix): wgmma on sm_90, both operands K-major in shared memory (a
+    # row-major B copied transposed: fp32 4 bytes a copy, 8-bit in 4 x 4
+    # blocks transposed in registers).
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
@@ -577,6 +579,12 @@ def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, b_k_major, 
     if dtype == "fp32":
         a = torch.from_numpy(rs.randn(M, max(K, 8)).astype(np.float32)).cuda()
         b = torch.from_numpy(rs.randn(max(K, 8), N).astype(np.float32)).cuda()
+        c = torch.full((M, N), 7.0, dtype=torch.float32, device="cuda")
+    elif dtype == "fp8":
+        BK = max(BK, 32)
+        a = torch.from_numpy(rs.randn(M, max(K, 8)).astype(np.float32)).cuda()
+        b = torch.from_numpy(rs.randn(max(K, 8), N).astype(np.float32)).cuda()
+        a, b = a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)
         c = torch.full((M, N), 7.0, dtype=torch.float32, device="cuda")
     else:
         BK = max(BK, 32)
