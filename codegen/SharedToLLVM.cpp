@@ -78,38 +78,56 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
       std::string("mov.b16 $0, 0;\n\t@$2 ld.global.") + (eb == 1 ? "b8" : "b16") +
           " $0, [$1];",
       "=h,l,b", true);
-  // A 1-byte tile that runs along its rows in memory, stored transposed
-  // (the B of an int8 or fp8 wgmma from a row-major matrix), in 4 x 4
-  // blocks per thread (registers: 4 columns, then 4 rows): four 4-byte
-  // loads along the rows, the bytes transposed in registers, and four
-  // 4-byte stores, each 4 consecutive rows of one column (contiguous in
-  // the transposed slot), instead of a load and a store per byte.
+  // A 1- or 4-byte tile that runs along its rows in memory, stored
+  // transposed (the B of a wgmma that reads its operands K-major only, from
+  // a row-major matrix), in 4 x 4 blocks per thread (registers: 4 columns,
+  // then 4 rows): four loads of 4 elements along the rows, the elements
+  // transposed in registers, and four stores of 4 elements, each 4
+  // consecutive rows of one column (contiguous in the transposed slot):
+  // not a load and a store (or one 4-byte cp.async) per element.
   auto regAt = [&](unsigned r) { return layout->applyOne(LinearLayout::Reg, r); };
-  if (buf.transposed && eb == 1 && layout->rank() == 2 && layout->numRegs() % 16 == 0 &&
-      regAt(1) == Coord{0, 1} && regAt(2) == Coord{0, 2} && regAt(4) == Coord{1, 0} &&
-      regAt(8) == Coord{2, 0} &&
+  if (buf.transposed && (eb == 1 || eb == 4) && layout->rank() == 2 &&
+      layout->numRegs() % 16 == 0 && regAt(1) == Coord{0, 1} && regAt(2) == Coord{0, 2} &&
+      regAt(4) == Coord{1, 0} && regAt(8) == Coord{2, 0} &&
       vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, 1) >= 4) {
     auto *word = llvm::FixedVectorType::get(b.getInt8Ty(), 4);
+    auto *quad = llvm::FixedVectorType::get(i32, 4);
     auto *loadWord = llvm::InlineAsm::get(
         llvm::FunctionType::get(i32, {ptrs[0]->getType(), b.getInt1Ty()}, false),
         "mov.b32 $0, 0;\n\t@$2 ld.global.b32 $0, [$1];", "=r,l,b", true);
+    auto *loadQuad = llvm::InlineAsm::get(
+        llvm::FunctionType::get(llvm::StructType::get(L.ctx, {i32, i32, i32, i32}),
+                                {ptrs[0]->getType(), b.getInt1Ty()}, false),
+        "mov.b32 $0, 0;\n\tmov.b32 $1, 0;\n\tmov.b32 $2, 0;\n\tmov.b32 $3, 0;\n\t"
+        "@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];",
+        "=r,=r,=r,=r,l,b", true);
     for (unsigned g = 0; g < ptrs.size(); g += 16) {
       if (layout->isReplicaReg(g))
         continue;
       std::array<llvm::Value *, 4> rows; // row a: columns j = 0..3
-      for (unsigned a = 0; a < 4; ++a)
-        rows[a] = b.CreateBitCast(
-            b.CreateCall(loadWord, {ptrs[g + 4 * a], mask.empty() ? b.getTrue()
-                                                                    : mask[g + 4 * a]}),
-            word);
-      // Byte j of row a goes to byte a of column j.
+      for (unsigned a = 0; a < 4; ++a) {
+        llvm::Value *p = ptrs[g + 4 * a];
+        llvm::Value *m = mask.empty() ? b.getTrue() : mask[g + 4 * a];
+        if (eb == 1) {
+          rows[a] = b.CreateBitCast(b.CreateCall(loadWord, {p, m}), word);
+          continue;
+        }
+        llvm::Value *r = b.CreateCall(loadQuad, {p, m});
+        rows[a] = llvm::PoisonValue::get(quad);
+        for (unsigned j = 0; j < 4; ++j)
+          rows[a] = b.CreateInsertElement(rows[a], b.CreateExtractValue(r, j), uint64_t(j));
+      }
+      // Element j of row a goes to element a of column j.
       llvm::Value *lo = b.CreateShuffleVector(rows[0], rows[1], {0, 4, 1, 5, 2, 6, 3, 7});
       llvm::Value *hi = b.CreateShuffleVector(rows[2], rows[3], {0, 4, 1, 5, 2, 6, 3, 7});
       for (unsigned j = 0; j < 4; ++j) {
         llvm::Value *col = b.CreateShuffleVector(
             lo, hi, {int(2 * j), int(2 * j + 1), int(8 + 2 * j), int(8 + 2 * j + 1)});
-        b.CreateStore(b.CreateBitCast(col, i32),
-                      L.sharedBytePtr(b.CreateAdd(base, offsetOf(g + j))));
+        llvm::Value *dst = L.sharedBytePtr(b.CreateAdd(base, offsetOf(g + j)));
+        if (eb == 1)
+          b.CreateStore(b.CreateBitCast(col, i32), dst);
+        else
+          b.CreateAlignedStore(col, dst, llvm::Align(16));
       }
     }
     return success();

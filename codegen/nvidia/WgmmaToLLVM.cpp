@@ -211,7 +211,7 @@ bool tritium::codegen::dotUsesWgmma(Operation *o, unsigned computeCapability,
   }
   if (ae.isF32() && be.isF32()) {
     // tf32: k8 steps, both operands K-major, as fp8's (a B that runs along
-    // N in memory is copied transposed, 4 bytes a copy).
+    // N in memory is copied transposed, in 4 x 4 blocks through registers).
     return ce.isF32() && op.getInputPrecision() == tile::InputPrecision::TF32 && K % 8 == 0 &&
            operandLayout(M, K, 4) && operandLayout(N, K, 4);
   }

@@ -190,37 +190,13 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   auto pointee = cast<tile::PointerType>(t.getElementType()).getPointeeType();
   unsigned eb = elementBytes(pointee);
   std::vector<int64_t> shape = shapeOf(t);
-  // A 32-bit tile that runs along its rows in memory but is stored
-  // transposed (the B of a tf32 wgmma, which reads its operands K-major
-  // only, from a row-major matrix): one 4-byte copy an element. The lanes of a warp take 4 rows (16 bytes
-  // of a stored row: one chunk, which the swizzle moves to other banks as
-  // the stored row changes) by 8 consecutive columns, so that each copy
-  // reads whole 32-byte sectors and writes 32 distinct banks; not each lane
-  // one row, which reads a sector for every element.
-  if (shape.size() == 2 && eb == 4 && hint(copy.getPtr(), copy.getMask(), 1) > 1 &&
-      shape[0] >= 16 / eb) {
-    unsigned rows = 16 / eb, cols = o.warpSize / rows;
-    if (shape[1] >= cols) {
-      BlockedParams p{{1, 1}, {rows, cols}, {1, 1}, {1, 0}};
-      unsigned warps = o.numWarps;
-      for (unsigned d : {1u, 0u}) {
-        int64_t room = shape[d] / (d ? cols : rows);
-        while (warps > 1 && room >= 2) {
-          p.warpsPerCTA[d] *= 2;
-          room /= 2;
-          warps /= 2;
-        }
-      }
-      p.warpsPerCTA[1] *= warps; // replicas past the tile
-      return share(LinearLayout::blocked(shape, p, o.warpSize));
-    }
-  }
-  // A 1-byte tile that runs along its rows, stored transposed (the B of an
-  // int8 or fp8 wgmma from a row-major matrix): 4 x 4 blocks per thread,
-  // which the copy moves as four 4-byte loads along the rows and four
-  // 4-byte stores down the columns; the lanes take 4 blocks down by 8
-  // across (whole 32-byte sectors of each row).
-  if (shape.size() == 2 && eb == 1 && hint(copy.getPtr(), copy.getMask(), 1) >= 4 &&
+  // A 1- or 4-byte tile that runs along its rows, stored transposed (the
+  // B of an int8, fp8 or tf32 wgmma from a row-major matrix): 4 x 4 blocks
+  // per thread, which the copy moves as four loads of 4 elements along the
+  // rows and four stores of 4 elements down the columns; the lanes take 4
+  // blocks down by 8 across (whole 32-byte sectors of each row).
+  if (shape.size() == 2 && (eb == 1 || eb == 4) &&
+      hint(copy.getPtr(), copy.getMask(), 1) >= 4 &&
       shape[0] >= 4 && shape[1] >= 4) {
     BlockedParams p{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
     int64_t room[2] = {shape[0] / 4, shape[1] / 4};

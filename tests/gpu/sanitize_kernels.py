@@ -98,8 +98,8 @@ def mm_c_acc(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, sbn, scm,
 
 def k_major_only_matmuls():
     # fp32 (tf32) and int8 products, read K-major only by wgmma: B K-major
-    # (16-byte copies) and row-major (fp32: copied transposed, 4 bytes a
-    # copy; int8: through registers).
+    # (16-byte copies) and row-major (through registers in 4 x 4 blocks,
+    # transposed there).
     torch.manual_seed(2)
     S, KD = 384, 512
     for dt in (torch.float32, torch.int8):

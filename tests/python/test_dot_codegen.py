@@ -568,8 +568,9 @@ def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, b_k_major, 
     # fp32 tiles (products at tf32), int8 tiles (into int32) and fp8 e4m3
     # tiles (into fp32), B row-major or K-major (the transpose of an [N, K]
     # matrix): wgmma on sm_90, both operands K-major in shared memory (a
-    # row-major B copied transposed: fp32 4 bytes a copy, 8-bit in 4 x 4
-    # blocks transposed in registers).
+    # row-major B copied transposed, element by element where N's mask
+    # breaks runs of 4, as here, else in 4 x 4 blocks transposed in
+    # registers).
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
