@@ -19,11 +19,14 @@ import sys
 import torch
 
 import triton
-import triton.language as tl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "bench"))
 import bench_kernels as K  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "Inputs", "codegen"))
+from block_matmul import mm_loop  # noqa: E402  (products accumulating in C's dtype)
 
 cdiv = triton.cdiv
 failures = []
@@ -76,26 +79,6 @@ def matmuls():
               c, want, 1e-2)
 
 
-@triton.jit
-def mm_c_acc(a_ptr, b_ptr, c_ptr, M, N, K, sam, sbk, sbn, scm,
-             BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    # 03's loop, the products accumulating in C's dtype.
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :]
-    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
-    acc = tl.zeros((BM, BN), dtype=c_ptr.dtype.element_ty)
-    for k in range(0, tl.cdiv(K, BK)):
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0)
-        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0)
-        acc = tl.dot(a, b, acc, out_dtype=acc.dtype)
-        a_ptrs += BK
-        b_ptrs += BK * sbk
-    tl.store(c_ptr + rm[:, None] * scm + rn[None, :], acc,
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
 def k_major_only_matmuls():
     # fp32 (tf32) and int8 products, read K-major only by wgmma: B K-major
     # (16-byte copies) and row-major (through registers in 4 x 4 blocks,
@@ -114,7 +97,7 @@ def k_major_only_matmuls():
             for bm, bn, bk, w, s in [(128, 128, 32, 4, 4), (128, 256, 64, 8, 3)]:
                 c = torch.empty((S, S), device=DEV,
                                 dtype=torch.float32 if dt == torch.float32 else torch.int32)
-                mm_c_acc[(cdiv(S, bm), cdiv(S, bn))](
+                mm_loop[(cdiv(S, bm), cdiv(S, bn))](
                     a, b, c, S, S, KD, a.stride(0), b.stride(0), b.stride(1), c.stride(0),
                     BM=bm, BN=bn, BK=bk, num_warps=w, num_stages=s)
                 check("matmul %s %s %dx%dx%d w%d s%d" % (str(dt)[6:], lay, bm, bn, bk, w, s),
