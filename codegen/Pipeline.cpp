@@ -351,6 +351,9 @@ bool lowerAttempt(mlir::ModuleOp module, const std::string &kernel,
     lo.amdArch = options.amdArch;
     lo.layoutBits = lowering.layoutBits;
     lo.vectorWidth = vectorWidth;
+    lo.contiguity = [&axis](mlir::Value ptr, unsigned dim) {
+      return axis->getPtrContiguity(ptr, dim);
+    };
     std::string why;
     if (mlir::failed(assignLayouts(func, lo, why))) {
       error = "internal error: layout assignment: " + why;

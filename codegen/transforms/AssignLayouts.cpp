@@ -194,8 +194,13 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   // B of an int8, fp8 or tf32 wgmma from a row-major matrix): 4 x 4 blocks
   // per thread, which the copy moves as four loads of 4 elements along the
   // rows and four stores of 4 elements down the columns; the lanes take 4
-  // blocks down by 8 across (whole 32-byte sectors of each row).
-  if (shape.size() == 2 && (eb == 1 || eb == 4) &&
+  // blocks down by 8 across (whole 32-byte sectors of each row). These
+  // loads are synchronous: a 4-byte tile of at most 32 elements a thread
+  // goes by cp.async instead, an element a copy (below), whose latency the
+  // pipeline hides; past 32, the copies' pointers (one per element, live
+  // across the loop) would spill.
+  int64_t perThread = shape.size() == 2 ? shape[0] * shape[1] / (o.numWarps * o.warpSize) : 0;
+  if (shape.size() == 2 && (eb == 1 || (eb == 4 && perThread > 32)) &&
       hint(copy.getPtr(), copy.getMask(), 1) >= 4 &&
       shape[0] >= 4 && shape[1] >= 4) {
     BlockedParams p{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
@@ -212,6 +217,30 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
       while (warps > 1 && left >= 2) {
         p.warpsPerCTA[d] *= 2;
         left /= 2;
+        warps /= 2;
+      }
+    }
+    p.warpsPerCTA[1] *= warps; // replicas past the tile
+    return share(LinearLayout::blocked(shape, p, o.warpSize));
+  }
+  // A 4-byte tile of that kind of at most 32 elements a thread, or one
+  // whose runs along the rows are not known to be 16-byte aligned or whole
+  // (a row stride or N not known to be a multiple of 16: the mask or the
+  // rows' starts break the runs of 4), whose pointers run along the rows:
+  // one 4-byte cp.async an element, the lanes of a warp 4 rows by 8
+  // consecutive columns, so that each copy reads whole 32-byte sectors and
+  // (the 128-byte swizzle moving each stored row's 16-byte chunk) writes 32
+  // distinct banks; not the default's lane a row, which reads a sector an
+  // element.
+  if (shape.size() == 2 && eb == 4 && o.contiguity && o.contiguity(copy.getPtr(), 1) >= 8 &&
+      shape[0] >= 4 && shape[1] >= 8) {
+    BlockedParams p{{1, 1}, {4, 8}, {1, 1}, {1, 0}};
+    unsigned warps = o.numWarps;
+    for (unsigned d : {1u, 0u}) {
+      int64_t room = shape[d] / p.threadsPerWarp[d];
+      while (warps > 1 && room >= 2) {
+        p.warpsPerCTA[d] *= 2;
+        room /= 2;
         warps /= 2;
       }
     }

@@ -96,6 +96,11 @@ struct GpuPass : public PassWrapper<Derived, OperationPass<ModuleOp>> {
         mask = mask.getDefiningOp<tgpu::ConvertLayoutOp>().getSrc();
       return axis.getVectorWidth(ptr, mask, dim);
     };
+    opts.contiguity = [&axis](Value ptr, unsigned dim) {
+      while (auto c = ptr.getDefiningOp<tgpu::ConvertLayoutOp>())
+        ptr = c.getSrc();
+      return axis.getPtrContiguity(ptr, dim);
+    };
     for (auto func : module.getOps<func::FuncOp>()) {
       opts.layoutBits = defaultLayoutBits(func, opts.vectorWidth);
       if (failed(body(func, opts)))

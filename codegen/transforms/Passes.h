@@ -23,6 +23,9 @@ namespace tritium::codegen {
 /// Elements of one vector access along `dim` that the axis analysis
 /// allows for a global access of `ptr` under `mask` (1: none).
 using VectorWidthFn = std::function<unsigned(mlir::Value ptr, mlir::Value mask, unsigned dim)>;
+/// Consecutive elements along `dim` the axis analysis proves `ptr` runs
+/// (whatever their alignment; 1: none).
+using ContiguityFn = std::function<unsigned(mlir::Value ptr, unsigned dim)>;
 
 struct LayoutOptions {
   unsigned numWarps = 4;
@@ -37,6 +40,8 @@ struct LayoutOptions {
   unsigned layoutBits = 32;
   /// May be empty: no access is known to be contiguous.
   VectorWidthFn vectorWidth;
+  /// May be empty, as vectorWidth.
+  ContiguityFn contiguity;
 };
 
 /// Bytes an element of `t` takes in memory (pointers 8, i1 and fp8 1).

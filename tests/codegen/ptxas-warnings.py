@@ -56,6 +56,21 @@
 # CHECK-TF32ROW: st.shared.v4.b32
 # CHECK-TF32ROW: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
 # CHECK-TF32ROW-NOT: cp.async.ca
+# With M and N not known to be multiples of 16 (N's mask breaks the runs
+# of 4 along N), or B's row stride not known to be (the rows' starts are
+# not 16-byte aligned), row-major B is copied one 4-byte cp.async an
+# element, the lanes of a warp 4 rows by 8 consecutive columns (whole
+# sectors read), not a lane a row.
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-TF32MASK
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32:16,i32:16,i32,1,i32,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-TF32MASK
+# CHECK-TF32MASK: #[[ROWS:[a-z]+[0-9]*]] = #tgpu.linear<{register = {{.*}}, lane = {{\[\[}}0, 1], [0, 2], [0, 4], [1, 0], [2, 0]],
+# CHECK-TF32MASK: tgpu.async_copy {{.*}} : tensor<32x128x!tile.ptr<f32>, #[[ROWS]]>
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32,i32:16,i32:16,i32,1,i32,128,256,64" --target cuda:90 --num-warps 8 --num-stages 3 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-TF32
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32MASKPTX
+# CHECK-TF32MASKPTX: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4, {{.*}};
+# CHECK-TF32MASKPTX-NOT: ld.global
+# CHECK-TF32MASKPTX: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
 
 # int8 tiles into int32: wgmma s8 (k32 steps, no scale operands). B
 # K-major is copied asynchronously; row-major B goes through registers in

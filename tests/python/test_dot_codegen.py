@@ -562,20 +562,23 @@ def test_k_major_only_products_on_wgmma(a):
 @pytest.mark.parametrize("BM, BN, BK, warps, stages", [(128, 256, 64, 8, 3), (128, 128, 32, 4, 4),
                                                        (64, 64, 32, 4, 3)])
 @pytest.mark.parametrize("K", [0, 40, 320])
+@pytest.mark.parametrize("N", [328, 384])
 @pytest.mark.parametrize("b_k_major", [False, True])
 @pytest.mark.parametrize("dtype", ["fp32", "int8", "fp8"])
-def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, b_k_major, dtype):
+def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, N, b_k_major, dtype):
     # fp32 tiles (products at tf32), int8 tiles (into int32) and fp8 e4m3
     # tiles (into fp32), B row-major or K-major (the transpose of an [N, K]
-    # matrix): wgmma on sm_90, both operands K-major in shared memory (a
-    # row-major B copied transposed, element by element where N's mask
-    # breaks runs of 4, as here, else in 4 x 4 blocks transposed in
-    # registers).
+    # matrix): wgmma on sm_90, both operands K-major in shared memory. A
+    # row-major B is copied transposed: 8-bit tiles in 4 x 4 blocks
+    # transposed in registers where N is a multiple of 16 (384), else
+    # element by element (328); fp32 tiles in such blocks past 32 elements
+    # a thread where N is (128x256x64 on 8 warps), else one 4-byte cp.async
+    # an element.
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
     from block_matmul import mm_loop
-    M, N = 200, 328
+    M = 200
     rs = np.random.RandomState(7)
     if dtype == "fp32":
         a = torch.from_numpy(rs.randn(M, max(K, 8)).astype(np.float32)).cuda()
