@@ -84,12 +84,14 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
   // then 4 rows): four loads of 4 elements along the rows, the elements
   // transposed in registers, and four stores of 4 elements, each 4
   // consecutive rows of one column (contiguous in the transposed slot):
-  // not a load and a store (or one 4-byte cp.async) per element.
+  // not a load and a store (or one 4-byte cp.async) per element. 8-bit
+  // rows whose runs of 4 are not whole or aligned (N or the row stride not
+  // a multiple of 16) are loaded a byte at a time, then go the same way.
   auto regAt = [&](unsigned r) { return layout->applyOne(LinearLayout::Reg, r); };
+  bool wordRows = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, 1) >= 4;
   if (buf.transposed && (eb == 1 || eb == 4) && layout->rank() == 2 &&
       layout->numRegs() % 16 == 0 && regAt(1) == Coord{0, 1} && regAt(2) == Coord{0, 2} &&
-      regAt(4) == Coord{1, 0} && regAt(8) == Coord{2, 0} &&
-      vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, 1) >= 4) {
+      regAt(4) == Coord{1, 0} && regAt(8) == Coord{2, 0} && (wordRows || eb == 1)) {
     auto *word = llvm::FixedVectorType::get(b.getInt8Ty(), 4);
     auto *quad = llvm::FixedVectorType::get(i32, 4);
     auto *loadWord = llvm::InlineAsm::get(
@@ -108,6 +110,15 @@ LogicalResult asyncCopy(Lowering &L, Operation *o) {
       for (unsigned a = 0; a < 4; ++a) {
         llvm::Value *p = ptrs[g + 4 * a];
         llvm::Value *m = mask.empty() ? b.getTrue() : mask[g + 4 * a];
+        if (eb == 1 && !wordRows) {
+          rows[a] = llvm::PoisonValue::get(word);
+          for (unsigned j = 0; j < 4; ++j) {
+            unsigned i = g + 4 * a + j;
+            llvm::Value *v = b.CreateCall(loadOne, {ptrs[i], mask.empty() ? b.getTrue() : mask[i]});
+            rows[a] = b.CreateInsertElement(rows[a], b.CreateTrunc(v, b.getInt8Ty()), uint64_t(j));
+          }
+          continue;
+        }
         if (eb == 1) {
           rows[a] = b.CreateBitCast(b.CreateCall(loadWord, {p, m}), word);
           continue;

@@ -199,9 +199,13 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   // goes by cp.async instead, an element a copy (below), whose latency the
   // pipeline hides; past 32, the copies' pointers (one per element, live
   // across the loop) would spill.
+  // 8-bit rows whose runs of 4 are not whole or aligned (N or the row
+  // stride not known to be a multiple of 16) take the same blocks, loaded
+  // a byte at a time, where the pointers run along the rows.
   int64_t perThread = shape.size() == 2 ? shape[0] * shape[1] / (o.numWarps * o.warpSize) : 0;
-  if (shape.size() == 2 && (eb == 1 || (eb == 4 && perThread > 32)) &&
-      hint(copy.getPtr(), copy.getMask(), 1) >= 4 &&
+  bool rowRuns = hint(copy.getPtr(), copy.getMask(), 1) >= 4 ||
+                 (eb == 1 && o.contiguity && o.contiguity(copy.getPtr(), 1) >= 8);
+  if (shape.size() == 2 && (eb == 1 || (eb == 4 && perThread > 32)) && rowRuns &&
       shape[0] >= 4 && shape[1] >= 4) {
     BlockedParams p{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
     int64_t room[2] = {shape[0] / 4, shape[1] / 4};

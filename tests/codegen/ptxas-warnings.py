@@ -94,3 +94,14 @@
 # CHECK-S8ROWPTX: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8
 # CHECK-S8ROWPTX-NOT: ld.global.b8
 # CHECK-S8ROWPTX-NOT: st.shared.b8
+# With N and B's row stride not known to be multiples of 16 (the runs of 4
+# along N neither whole nor aligned), the same blocks are loaded a byte at
+# a time and still stored 4 bytes down K: no spills at 128x128x64 (28
+# bytes, and a byte stored at a time, before).
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32,i32:16,i32:16,i32,1,i32,128,128,64" --target cuda:90 --num-warps 4 --num-stages 4 --emit cubin --report -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CHECK-S8ROW
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*i8:16,*i8:16,*i32:16,i32:16,i32,i32:16,i32:16,i32,1,i32,128,128,64" --target cuda:90 --num-warps 4 --num-stages 4 --emit ptx | FileCheck %s --check-prefix=CHECK-S8MASKPTX
+# CHECK-S8MASKPTX-NOT: st.shared.b8
+# CHECK-S8MASKPTX: ld.global.b8
+# CHECK-S8MASKPTX: st.shared.b32
+# CHECK-S8MASKPTX: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8
+# CHECK-S8MASKPTX-NOT: st.shared.b8

@@ -570,10 +570,10 @@ def test_k_major_only_loops_on_the_gpu(BM, BN, BK, warps, stages, K, N, b_k_majo
     # tiles (into fp32), B row-major or K-major (the transpose of an [N, K]
     # matrix): wgmma on sm_90, both operands K-major in shared memory. A
     # row-major B is copied transposed: 8-bit tiles in 4 x 4 blocks
-    # transposed in registers where N is a multiple of 16 (384), else
-    # element by element (328); fp32 tiles in such blocks past 32 elements
-    # a thread where N is (128x256x64 on 8 warps), else one 4-byte cp.async
-    # an element.
+    # transposed in registers, loaded 4 bytes a row where N is a multiple
+    # of 16 (384), else a byte at a time (328); fp32 tiles in such blocks
+    # past 32 elements a thread where N is (128x256x64 on 8 warps), else
+    # one 4-byte cp.async an element.
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Inputs", "codegen"))
