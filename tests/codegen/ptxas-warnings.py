@@ -56,6 +56,13 @@
 # CHECK-TF32ROW: st.shared.v4.b32
 # CHECK-TF32ROW: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
 # CHECK-TF32ROW-NOT: cp.async.ca
+# A tile of at most 32 elements a thread (128x128x32 on 4 warps) is copied
+# one 4-byte cp.async an element instead, which the pipeline overlaps with
+# the products (the register blocks' loads are synchronous).
+# RUN: tritium compile %S/../Inputs/codegen/block_matmul.py --kernel mm_loop --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,128,128,32" --target cuda:90 --num-warps 4 --num-stages 4 --emit ptx | FileCheck %s --check-prefix=CHECK-TF32SMALL
+# CHECK-TF32SMALL: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4, {{.*}};
+# CHECK-TF32SMALL-NOT: ld.global
+# CHECK-TF32SMALL: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
 # With M and N not known to be multiples of 16 (N's mask breaks the runs
 # of 4 along N), or B's row stride not known to be (the rows' starts are
 # not 16-byte aligned), row-major B is copied one 4-byte cp.async an
