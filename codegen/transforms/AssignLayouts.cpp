@@ -202,11 +202,27 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   // 8-bit rows whose runs of 4 are not whole or aligned (N or the row
   // stride not known to be a multiple of 16) take the same blocks, loaded
   // a byte at a time, where the pointers run along the rows.
-  int64_t perThread = shape.size() == 2 ? shape[0] * shape[1] / (o.numWarps * o.warpSize) : 0;
-  bool rowRuns = hint(copy.getPtr(), copy.getMask(), 1) >= 4 ||
-                 (eb == 1 && o.contiguity && o.contiguity(copy.getPtr(), 1) >= 8);
-  if (shape.size() == 2 && (eb == 1 || (eb == 4 && perThread > 32)) && rowRuns &&
-      shape[0] >= 4 && shape[1] >= 4) {
+  if (shape.size() != 2)
+    return share(LinearLayout::defaultFor(shape, o.numWarps, eb * 8, o.warpSize, 0));
+  // Warps go along the rows, then down, while the tile has room for them;
+  // those left over hold replicas.
+  auto blocked = [&](BlockedParams p) {
+    unsigned warps = o.numWarps;
+    for (unsigned d : {1u, 0u}) {
+      int64_t left = shape[d] / (p.sizePerThread[d] * p.threadsPerWarp[d]);
+      while (warps > 1 && left >= 2) {
+        p.warpsPerCTA[d] *= 2;
+        left /= 2;
+        warps /= 2;
+      }
+    }
+    p.warpsPerCTA[1] *= warps;
+    return share(LinearLayout::blocked(shape, p, o.warpSize));
+  };
+  int64_t perThread = shape[0] * shape[1] / (o.numWarps * o.warpSize);
+  bool alongRows = o.contiguity && o.contiguity(copy.getPtr(), 1) >= 8;
+  bool rowRuns = hint(copy.getPtr(), copy.getMask(), 1) >= 4 || (eb == 1 && alongRows);
+  if ((eb == 1 || (eb == 4 && perThread > 32)) && rowRuns && shape[0] >= 4 && shape[1] >= 4) {
     BlockedParams p{{4, 4}, {4, 8}, {1, 1}, {1, 0}};
     int64_t room[2] = {shape[0] / 4, shape[1] / 4};
     for (unsigned d : {1u, 0u}) { // lanes past a short dimension go to the other
@@ -215,17 +231,7 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
         p.threadsPerWarp[1 - d] *= 2;
       }
     }
-    unsigned warps = o.numWarps;
-    for (unsigned d : {1u, 0u}) {
-      int64_t left = room[d] / p.threadsPerWarp[d];
-      while (warps > 1 && left >= 2) {
-        p.warpsPerCTA[d] *= 2;
-        left /= 2;
-        warps /= 2;
-      }
-    }
-    p.warpsPerCTA[1] *= warps; // replicas past the tile
-    return share(LinearLayout::blocked(shape, p, o.warpSize));
+    return blocked(p);
   }
   // A 4-byte tile of that kind of at most 32 elements a thread, or one
   // whose runs along the rows are not known to be 16-byte aligned or whole
@@ -236,21 +242,8 @@ LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
   // (the 128-byte swizzle moving each stored row's 16-byte chunk) writes 32
   // distinct banks; not the default's lane a row, which reads a sector an
   // element.
-  if (shape.size() == 2 && eb == 4 && o.contiguity && o.contiguity(copy.getPtr(), 1) >= 8 &&
-      shape[0] >= 4 && shape[1] >= 8) {
-    BlockedParams p{{1, 1}, {4, 8}, {1, 1}, {1, 0}};
-    unsigned warps = o.numWarps;
-    for (unsigned d : {1u, 0u}) {
-      int64_t room = shape[d] / p.threadsPerWarp[d];
-      while (warps > 1 && room >= 2) {
-        p.warpsPerCTA[d] *= 2;
-        room /= 2;
-        warps /= 2;
-      }
-    }
-    p.warpsPerCTA[1] *= warps; // replicas past the tile
-    return share(LinearLayout::blocked(shape, p, o.warpSize));
-  }
+  if (eb == 4 && alongRows && shape[0] >= 4 && shape[1] >= 8)
+    return blocked(BlockedParams{{1, 1}, {4, 8}, {1, 1}, {1, 0}});
   return share(LinearLayout::defaultFor(shape, o.numWarps, eb * 8, o.warpSize, 0));
 }
 
