@@ -587,3 +587,323 @@ def cumsum_rows(x_ptr, y_ptr, n_cols, BLOCK_SIZE: tl.constexpr):
     mask = offs < n_cols
     x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0)
     tl.store(y_ptr + row * n_cols + offs, tl.cumsum(x, axis=0), mask=mask)
+
+
+# ---------------------------------------------------------------------------
+# Backward passes (05, 06), grouped GEMM (08) and seeded dropout (04).
+# ---------------------------------------------------------------------------
+
+@triton.jit
+def _attn_bwd_dkdv(dk, dv, Q, k, v, DO, M, D,
+                   stride_tok, stride_d, N_CTX,
+                   BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
+                   HEAD_DIM: tl.constexpr,
+                   start_n, start_m, num_steps,
+                   MASK: tl.constexpr):
+    # One block of K/V rows against num_steps blocks of queries; Q and dO
+    # are read as [HEAD_DIM, BLOCK_M1] (transposed through the strides) and
+    # [BLOCK_M1, HEAD_DIM].
+    offs_m = start_m + tl.arange(0, BLOCK_M1)
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    offs_k = tl.arange(0, HEAD_DIM)
+    qT_ptrs = Q + offs_m[None, :] * stride_tok + offs_k[:, None] * stride_d
+    do_ptrs = DO + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d
+    tl.static_assert(BLOCK_N1 % BLOCK_M1 == 0)
+    curr_m = start_m
+    step_m = BLOCK_M1
+    for blk_idx in range(num_steps):
+        qT = tl.load(qT_ptrs)
+        offs_m = curr_m + tl.arange(0, BLOCK_M1)
+        m = tl.load(M + offs_m)
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT - m[None, :])
+        if MASK:
+            mask = (offs_m[None, :] >= offs_n[:, None])
+            pT = tl.where(mask, pT, 0.0)
+        do = tl.load(do_ptrs)
+        ppT = pT.to(tl.float16)
+        dv += tl.dot(ppT, do)
+        Di = tl.load(D + offs_m)
+        dpT = tl.dot(v, tl.trans(do)).to(tl.float32)
+        dsT = pT * (dpT - Di[None, :])
+        dsT = dsT.to(tl.float16)
+        dk += tl.dot(dsT, tl.trans(qT))
+        curr_m += step_m
+        qT_ptrs += step_m * stride_tok
+        do_ptrs += step_m * stride_tok
+    return dk, dv
+
+
+@triton.jit
+def _attn_bwd_dq(dq, q, K, V, do, m, D,
+                 stride_tok, stride_d, N_CTX,
+                 BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
+                 HEAD_DIM: tl.constexpr,
+                 start_m, start_n, num_steps,
+                 MASK: tl.constexpr):
+    # One block of queries against num_steps blocks of K/V, both read
+    # transposed ([HEAD_DIM, BLOCK_N2]).
+    offs_m = start_m + tl.arange(0, BLOCK_M2)
+    offs_n = start_n + tl.arange(0, BLOCK_N2)
+    offs_k = tl.arange(0, HEAD_DIM)
+    kT_ptrs = K + offs_n[None, :] * stride_tok + offs_k[:, None] * stride_d
+    vT_ptrs = V + offs_n[None, :] * stride_tok + offs_k[:, None] * stride_d
+    Di = tl.load(D + offs_m)
+    tl.static_assert(BLOCK_M2 % BLOCK_N2 == 0)
+    curr_n = start_n
+    step_n = BLOCK_N2
+    for blk_idx in range(num_steps):
+        kT = tl.load(kT_ptrs)
+        vT = tl.load(vT_ptrs)
+        qk = tl.dot(q, kT)
+        p = tl.math.exp2(qk - m)
+        if MASK:
+            offs_n = curr_n + tl.arange(0, BLOCK_N2)
+            mask = (offs_m[:, None] >= offs_n[None, :])
+            p = tl.where(mask, p, 0.0)
+        dp = tl.dot(do, vT).to(tl.float32)
+        ds = p * (dp - Di[:, None])
+        ds = ds.to(tl.float16)
+        dq += tl.dot(ds, tl.trans(kT))
+        curr_n += step_n
+        kT_ptrs += step_n * stride_tok
+        vT_ptrs += step_n * stride_tok
+    return dq
+
+
+@triton.jit
+def attn_bwd(Q, K, V, sm_scale,
+             DO, DQ, DK, DV,
+             M, D,
+             stride_z, stride_h, stride_tok, stride_d,
+             H, N_CTX,
+             BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
+             BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
+             BLK_SLICE_FACTOR: tl.constexpr,
+             HEAD_DIM: tl.constexpr,
+             CAUSAL: tl.constexpr):
+    # 06's backward: K arrives scaled by sm_scale / ln 2, M is the forward's
+    # base-2 log-sum-exp and D the rowwise sum of O * dO.
+    LN2: tl.constexpr = 0.6931471824645996
+    bhid = tl.program_id(2)
+    off_chz = (bhid * N_CTX).to(tl.int64)
+    adj = (stride_h * (bhid % H) + stride_z * (bhid // H)).to(tl.int64)
+    pid = tl.program_id(0)
+    Q += adj
+    K += adj
+    V += adj
+    DO += adj
+    DQ += adj
+    DK += adj
+    DV += adj
+    M += off_chz
+    D += off_chz
+    offs_k = tl.arange(0, HEAD_DIM)
+
+    # dK and dV of one block of keys.
+    start_n = pid * BLOCK_N1
+    start_m = 0
+    MASK_BLOCK_M1: tl.constexpr = BLOCK_M1 // BLK_SLICE_FACTOR
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    k = tl.load(K + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    v = tl.load(V + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    if CAUSAL:
+        # The diagonal blocks, masked, in smaller steps.
+        start_m = start_n
+        num_steps = BLOCK_N1 // MASK_BLOCK_M1
+        dk, dv = _attn_bwd_dkdv(dk, dv, Q, k, v, DO, M, D,
+                                stride_tok, stride_d, N_CTX,
+                                MASK_BLOCK_M1, BLOCK_N1, HEAD_DIM,
+                                start_n, start_m, num_steps, MASK=True)
+        start_m += num_steps * MASK_BLOCK_M1
+    num_steps = (N_CTX - start_m) // BLOCK_M1
+    dk, dv = _attn_bwd_dkdv(dk, dv, Q, k, v, DO, M, D,
+                            stride_tok, stride_d, N_CTX,
+                            BLOCK_M1, BLOCK_N1, HEAD_DIM,
+                            start_n, start_m, num_steps, MASK=False)
+    dv_ptrs = DV + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d
+    tl.store(dv_ptrs, dv)
+    dk *= sm_scale
+    dk_ptrs = DK + offs_n[:, None] * stride_tok + offs_k[None, :] * stride_d
+    tl.store(dk_ptrs, dk)
+
+    # dQ of one block of queries.
+    start_m = pid * BLOCK_M2
+    end_n = N_CTX
+    MASK_BLOCK_N2: tl.constexpr = BLOCK_N2 // BLK_SLICE_FACTOR
+    offs_m = start_m + tl.arange(0, BLOCK_M2)
+    q = tl.load(Q + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    dq = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=tl.float32)
+    do = tl.load(DO + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d)
+    m = tl.load(M + offs_m)
+    m = m[:, None]
+    start_n = 0
+    num_steps = N_CTX // BLOCK_N2
+    if CAUSAL:
+        end_n = start_m + BLOCK_M2
+        num_steps = BLOCK_M2 // MASK_BLOCK_N2
+        dq = _attn_bwd_dq(dq, q, K, V, do, m, D,
+                          stride_tok, stride_d, N_CTX,
+                          BLOCK_M2, MASK_BLOCK_N2, HEAD_DIM,
+                          start_m, end_n - num_steps * MASK_BLOCK_N2,
+                          num_steps, MASK=True)
+        end_n -= num_steps * MASK_BLOCK_N2
+        num_steps = end_n // BLOCK_N2
+        start_n = end_n - num_steps * BLOCK_N2
+    dq = _attn_bwd_dq(dq, q, K, V, do, m, D,
+                      stride_tok, stride_d, N_CTX,
+                      BLOCK_M2, BLOCK_N2, HEAD_DIM,
+                      start_m, start_n, num_steps, MASK=False)
+    dq *= LN2
+    dq_ptrs = DQ + offs_m[:, None] * stride_tok + offs_k[None, :] * stride_d
+    tl.store(dq_ptrs, dq)
+
+
+@triton.jit
+def layer_norm_bwd_dx_fused(DX, DY, DW, DB, X, W, Mean, Rstd, Lock,
+                            stride, N,
+                            GROUP_SIZE_M: tl.constexpr,
+                            BLOCK_SIZE_N: tl.constexpr):
+    # One row per program: dX, and the row's dW/dB added into one of
+    # GROUP_SIZE_M partial buffers under a spin lock.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE_N)
+    mask = cols < N
+    X += row * stride
+    DY += row * stride
+    DX += row * stride
+    lock_id = row % GROUP_SIZE_M
+    Lock += lock_id
+    Count = Lock + GROUP_SIZE_M
+    DW = DW + lock_id * N + cols
+    DB = DB + lock_id * N + cols
+    x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)
+    dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)
+    w = tl.load(W + cols, mask=mask).to(tl.float32)
+    mean = tl.load(Mean + row)
+    rstd = tl.load(Rstd + row)
+    xhat = (x - mean) * rstd
+    wdy = w * dy
+    xhat = tl.where(mask, xhat, 0.)
+    wdy = tl.where(mask, wdy, 0.)
+    c1 = tl.sum(xhat * wdy, axis=0) / N
+    c2 = tl.sum(wdy, axis=0) / N
+    dx = (wdy - (xhat * c1 + c2)) * rstd
+    tl.store(DX + cols, dx, mask=mask)
+    partial_dw = (dy * xhat).to(w.dtype)
+    partial_db = dy.to(w.dtype)
+    while tl.atomic_cas(Lock, 0, 1) == 1:
+        pass
+    count = tl.load(Count)
+    if count == 0:
+        tl.atomic_xchg(Count, 1)
+    else:
+        partial_dw += tl.load(DW, mask=mask)
+        partial_db += tl.load(DB, mask=mask)
+    tl.store(DW, partial_dw, mask=mask)
+    tl.store(DB, partial_db, mask=mask)
+    tl.debug_barrier()
+    tl.atomic_xchg(Lock, 0)
+
+
+def layer_norm_bwd_group_size(N):
+    """05's GROUP_SIZE_M (partial dW/dB buffers) for N columns."""
+    if N <= 1024:
+        return 256
+    if N <= 4096:
+        return 128
+    if N <= 8192:
+        return 96
+    return 64
+
+
+def grouped_matmul_configs(num_sms):
+    """08-grouped-gemm's autotuning list (NUM_SM among the config values)."""
+    C = triton.Config
+    return [
+        C({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32,
+           "NUM_SM": 84}),
+        C({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32,
+           "NUM_SM": 128}),
+        C({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32,
+           "NUM_SM": 84}),
+        C({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32,
+           "NUM_SM": 128}),
+        C({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64,
+           "NUM_SM": num_sms}),
+        C({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64,
+           "NUM_SM": num_sms}),
+    ]
+
+
+@triton.jit
+def grouped_matmul_kernel(group_a_ptrs, group_b_ptrs, group_c_ptrs,
+                          group_gemm_sizes, g_lds, group_size,
+                          NUM_SM: tl.constexpr,
+                          BLOCK_SIZE_M: tl.constexpr,
+                          BLOCK_SIZE_N: tl.constexpr,
+                          BLOCK_SIZE_K: tl.constexpr):
+    # NUM_SM programs walk the tiles of every problem of the group; each
+    # problem's pointers, sizes and leading dimensions are read from device
+    # memory.
+    tile_idx = tl.program_id(0)
+    last_problem_end = 0
+    for g in range(group_size):
+        gm = tl.load(group_gemm_sizes + g * 3)
+        gn = tl.load(group_gemm_sizes + g * 3 + 1)
+        gk = tl.load(group_gemm_sizes + g * 3 + 2)
+        num_m_tiles = tl.cdiv(gm, BLOCK_SIZE_M)
+        num_n_tiles = tl.cdiv(gn, BLOCK_SIZE_N)
+        num_tiles = num_m_tiles * num_n_tiles
+        while (tile_idx >= last_problem_end
+               and tile_idx < last_problem_end + num_tiles):
+            k = gk
+            lda = tl.load(g_lds + g * 3)
+            ldb = tl.load(g_lds + g * 3 + 1)
+            ldc = tl.load(g_lds + g * 3 + 2)
+            a_ptr = tl.load(group_a_ptrs + g).to(tl.pointer_type(tl.float16))
+            b_ptr = tl.load(group_b_ptrs + g).to(tl.pointer_type(tl.float16))
+            c_ptr = tl.load(group_c_ptrs + g).to(tl.pointer_type(tl.float16))
+            tile_idx_in_gemm = tile_idx - last_problem_end
+            tile_m_idx = tile_idx_in_gemm // num_n_tiles
+            tile_n_idx = tile_idx_in_gemm % num_n_tiles
+            offs_am = tile_m_idx * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+            offs_bn = tile_n_idx * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+            offs_k = tl.arange(0, BLOCK_SIZE_K)
+            a_ptrs = a_ptr + offs_am[:, None] * lda + offs_k[None, :]
+            b_ptrs = b_ptr + offs_k[:, None] * ldb + offs_bn[None, :]
+            accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N),
+                                   dtype=tl.float32)
+            for kk in range(0, tl.cdiv(k, BLOCK_SIZE_K)):
+                # Alignment the compiler cannot see through loaded pointers.
+                tl.multiple_of(a_ptrs, [16, 16])
+                tl.multiple_of(b_ptrs, [16, 16])
+                a = tl.load(a_ptrs)
+                b = tl.load(b_ptrs)
+                accumulator += tl.dot(a, b)
+                a_ptrs += BLOCK_SIZE_K
+                b_ptrs += BLOCK_SIZE_K * ldb
+            c = accumulator.to(tl.float16)
+            offs_cm = tile_m_idx * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+            offs_cn = tile_n_idx * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+            c_ptrs = c_ptr + ldc * offs_cm[:, None] + offs_cn[None, :]
+            tl.store(c_ptrs, c)
+            tile_idx += NUM_SM
+        last_problem_end = last_problem_end + num_tiles
+
+
+@triton.jit
+def seeded_dropout(x_ptr, output_ptr, n_elements, p, seed,
+                   BLOCK_SIZE: tl.constexpr):
+    # 04's seeded dropout: the keep mask is a function of (seed, offset).
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    random = tl.rand(seed, offsets)
+    x_keep = random > p
+    output = tl.where(x_keep, x / (1 - p), 0.0)
+    tl.store(output_ptr + offsets, output, mask=mask)

@@ -136,16 +136,19 @@ def make_rows(quick, cpu):
         attn = dict(Z=1, H=2, N=128)
         ln = dict(M=8, widths=(200, 700))
         sm = dict(M=37, N=100)
+        grouped, drop = [(3, 64)], 5000
     elif quick:
         mm_sizes = (1024, 2048)
         attn = dict(Z=1, H=8, N=1024)
         ln = dict(M=1024, widths=(4096, 8192))
         sm = dict(M=1024, N=8192)
+        grouped, drop = [(4, 1024)], 1 << 24
     else:
         mm_sizes = (4096, 8192)
         attn = dict(Z=4, H=32, N=4096)
         ln = dict(M=4096, widths=(4096, 8192))
         sm = dict(M=4096, N=8192)
+        grouped, drop = [(4, 4096), (16, 1024)], 1 << 28
     for dt in MATMUL_DTYPES:
         for S in mm_sizes:
             for v in MATMUL_VARIANTS:
@@ -170,6 +173,23 @@ def make_rows(quick, cpu):
                     M=sm["M"], N=sm["N"]))
     rows.append(Row("cumsum fp32 %dx%d rows" % (sm["M"], sm["N"]), "cumsum",
                     M=sm["M"], N=sm["N"]))
+    # Kernels of the tutorials outside the forward set: 06's and 05's
+    # backward passes, 08's grouped GEMM, 04's seeded dropout.
+    for D in (64, 128):
+        for causal in (False, True):
+            rows.append(Row(
+                "attn bwd fp16 D%d %s (Z%d H%d N%d)"
+                % (D, "causal" if causal else "full", attn["Z"], attn["H"],
+                   attn["N"]),
+                "attn_bwd", D=D, causal=causal, **attn))
+    for dt in ("fp16", "bf16"):
+        for N in ln["widths"]:
+            rows.append(Row("layernorm bwd %s %dx%d" % (dt, ln["M"], N),
+                            "layernorm_bwd", dtype=dt, M=ln["M"], N=N))
+    for G, S in grouped:
+        rows.append(Row("grouped gemm fp16 %dx%d^3" % (G, S), "grouped",
+                        G=G, S=S))
+    rows.append(Row("dropout fp32 %d" % drop, "dropout", n=drop))
     return rows
 
 
@@ -193,14 +213,23 @@ TUNED = {
     "attn": ("attn_fwd", "attn_configs",
              ["N_CTX", "HEAD_DIM", "STAGE", "K_TRANSPOSED",
               "warp_specialize"]),
+    "grouped": ("grouped_matmul_kernel", "grouped_matmul_configs",
+                ["group_size"]),
 }
 PLAIN = {"layernorm": "layer_norm_fwd", "softmax": "softmax_kernel",
-         "cumsum": "cumsum_rows"}
+         "cumsum": "cumsum_rows", "attn_bwd": "attn_bwd",
+         "layernorm_bwd": "layer_norm_bwd_dx_fused",
+         "dropout": "seeded_dropout"}
 
 
 def cpu_configs(name):
     """Two small configs per autotuned kernel for --cpu-check."""
     C = tritium.Config
+    if name == "grouped":
+        return [C({"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32,
+                   "NUM_SM": 4}, num_warps=4, num_stages=3),
+                C({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32,
+                   "NUM_SM": 3}, num_warps=4, num_stages=2)]
     if name.startswith("matmul"):
         return [C({"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32,
                    "GROUP_SIZE_M": 8}, num_warps=4, num_stages=3),
@@ -246,6 +275,8 @@ class Side:
             configs = cpu_configs(name)
         elif name == "attn":
             configs = getattr(K, cfg_name)(ctx.cc_major)
+        elif name == "grouped":
+            configs = getattr(K, cfg_name)(ctx.num_sms)
         else:
             configs = getattr(K, cfg_name)()
         if self.label == "Triton":
@@ -263,6 +294,11 @@ class Side:
 # ---------------------------------------------------------------------------
 
 def reldiff(x, ref):
+    """2-norm relative difference; several outputs (a list or tuple) are
+    taken together."""
+    if isinstance(x, (list, tuple)):
+        x = torch.cat([t.double().flatten() for t in x])
+        ref = torch.cat([t.double().flatten() for t in ref])
     x, ref = x.double(), ref.double()
     return ((x - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 

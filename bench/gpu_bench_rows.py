@@ -267,6 +267,195 @@ def build_cumsum(ctx, M, N):
                    notes="BLOCK_SIZE=%d num_warps=%d" % (BLOCK_SIZE, num_warps))
 
 
+def build_attn_bwd(ctx, D, causal, Z, H, N):
+    """06's backward kernel (dK, dV, dQ in one launch) at 06's launch
+    constants; the forward's O and log-sum-exp and the rowwise O * dO
+    (06's preprocess) are made with torch."""
+    dev = ctx.device
+    shape = (Z, H, N, D)
+    sm_scale = 0.5
+    rcp_ln2 = 1.4426950408889634
+
+    def make():
+        g = [torch.empty(shape, device=dev, dtype=torch.float16)
+             .normal_(mean=0.0, std=0.5) for _ in range(4)]
+        q, k, v, do = g
+        s = (q.float() @ k.float().transpose(-1, -2)) * sm_scale
+        if causal:
+            keep = torch.ones((N, N), dtype=torch.bool, device=dev).tril()
+            s = s.masked_fill(~keep, float("-inf"))
+        lse = torch.logsumexp(s, dim=-1)
+        o = (torch.softmax(s, dim=-1) @ v.float()).to(torch.float16)
+        M = (lse * rcp_ln2).contiguous()  # base 2, as 06's forward
+        delta = (o.float() * do.float()).sum(-1).contiguous()
+        return q, k, v, do, o, M, delta
+    q, k, v, do, o, M, delta = shared_inputs(
+        ctx, ("attn_bwd", D, causal, Z, H, N), make)
+    arg_k = k * (sm_scale * rcp_ln2)
+    BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2 = 32, 128, 128, 32
+    if ctx.cpu:  # the causal halves still take K >= 16 products
+        BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2 = 32, 64, 64, 32
+
+    def launch(kern, variant_opts):
+        dq, dk, dv = (torch.empty_like(q) for _ in range(3))
+        grid = (N // BLOCK_N1, 1, Z * H)
+        return grid, (q, arg_k, v, sm_scale, do, dq, dk, dv, M, delta,
+                      q.stride(0), q.stride(1), q.stride(2), q.stride(3),
+                      H, N), dict(
+            BLOCK_M1=BLOCK_M1, BLOCK_N1=BLOCK_N1, BLOCK_M2=BLOCK_M2,
+            BLOCK_N2=BLOCK_N2, BLK_SLICE_FACTOR=2, HEAD_DIM=D,
+            CAUSAL=causal, num_warps=4, num_stages=5), (dq, dk, dv)
+
+    base = None
+    if not ctx.cpu:
+        qg, kg, vg = (t.detach().clone().requires_grad_() for t in (q, k, v))
+        out = torch.nn.functional.scaled_dot_product_attention(
+            qg, kg, vg, is_causal=causal, scale=sm_scale)
+
+        def base():
+            return torch.autograd.grad(out, (qg, kg, vg), do,
+                                       retain_graph=True)
+
+    def reference():
+        qd, kd, vd = (t.double().detach().requires_grad_()
+                      for t in (q, k, v))
+        s = qd @ kd.transpose(-1, -2) * sm_scale
+        if causal:
+            keep = torch.ones((N, N), dtype=torch.bool, device=dev).tril()
+            s = s.masked_fill(~keep, float("-inf"))
+        out = torch.softmax(s, dim=-1) @ vd
+        return torch.autograd.grad(out, (qd, kd, vd), do.double())
+
+    flops = 2.5 * 4.0 * Z * H * N * N * D * (0.5 if causal else 1.0)
+    return RowData("attn_bwd", launch,
+                   (("attn_bwd", D, causal, Z, H, N), base) if base else None,
+                   reference, flops, "TFLOP/s", tol=2e-2,
+                   notes="BLOCK_M1=%d BLOCK_N1=%d BLOCK_M2=%d BLOCK_N2=%d "
+                   "w4 s5" % (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2))
+
+
+def build_layernorm_bwd(ctx, dtype, M, N):
+    """05's dX kernel (with its locked partial dW/dB sums); traffic as 05
+    counts it (x, dy, dx)."""
+    dev = ctx.device
+    shared_inputs(ctx, None, lambda: None)
+    tdt = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    x = (-2.3 + 0.5 * torch.randn((M, N), device=dev,
+                                  dtype=torch.float32)).to(tdt)
+    dy = (0.1 * torch.randn((M, N), device=dev, dtype=torch.float32)).to(tdt)
+    w = torch.rand((N,), device=dev, dtype=torch.float32).to(tdt)
+    b = torch.rand((N,), device=dev, dtype=torch.float32).to(tdt)
+    eps = 1e-5
+    xf = x.float()
+    mean = xf.mean(-1).contiguous()
+    rstd = (1.0 / torch.sqrt(xf.var(-1, unbiased=False) + eps)).contiguous()
+    BLOCK_SIZE, num_warps = K.layer_norm_launch(N, x.element_size())
+    group = K.layer_norm_bwd_group_size(N)
+
+    def launch(kern, variant_opts):
+        dx = torch.empty_like(x)
+        locks = torch.zeros(2 * group, device=dev, dtype=torch.int32)
+        dw_part = torch.zeros((group, N), device=dev, dtype=tdt)
+        db_part = torch.zeros((group, N), device=dev, dtype=tdt)
+        return (M,), (dx, dy, dw_part, db_part, x, w, mean, rstd, locks,
+                      x.stride(0), N), dict(
+            GROUP_SIZE_M=group, BLOCK_SIZE_N=BLOCK_SIZE,
+            num_warps=num_warps), dx
+
+    base = None
+    if not ctx.cpu:
+        xg = x.detach().clone().requires_grad_()
+        out = torch.nn.functional.layer_norm(xg, (N,), w, b, eps)
+
+        def base():
+            return torch.autograd.grad(out, xg, dy, retain_graph=True)[0]
+
+    def reference():
+        xd = x.double().requires_grad_()
+        out = torch.nn.functional.layer_norm(xd, (N,), w.double(),
+                                             b.double(), eps)
+        return torch.autograd.grad(out, xd, dy.double())[0]
+
+    return RowData("layernorm_bwd", launch,
+                   (("layernorm_bwd", dtype, M, N), base) if base else None,
+                   reference, 3.0 * M * N * x.element_size(), "TB/s",
+                   tol=2e-2,
+                   notes="BLOCK_SIZE_N=%d GROUP_SIZE_M=%d num_warps=%d"
+                   % (BLOCK_SIZE, group, num_warps))
+
+
+def build_grouped(ctx, G, S):
+    """08's grouped GEMM over G fp16 problems of S^3 (08's list, NUM_SM
+    programs)."""
+    dev = ctx.device
+    shared_inputs(ctx, None, lambda: None)
+    a_s = [torch.randn((S, S), device=dev, dtype=torch.float16)
+           for _ in range(G)]
+    b_s = [torch.randn((S, S), device=dev, dtype=torch.float16)
+           for _ in range(G)]
+    c_s = [torch.empty((S, S), device=dev, dtype=torch.float16)
+           for _ in range(G)]
+    ptr_dev = "cpu" if ctx.cpu else dev
+
+    def table(xs, dt):
+        return torch.tensor(xs, device=ptr_dev, dtype=dt)
+    a_ptrs = table([a.data_ptr() for a in a_s], torch.int64)
+    b_ptrs = table([b.data_ptr() for b in b_s], torch.int64)
+    c_ptrs = table([c.data_ptr() for c in c_s], torch.int64)
+    sizes = table([S] * (3 * G), torch.int32)
+    lds = table([S] * (3 * G), torch.int32)
+
+    def launch(kern, variant_opts):
+        grid = lambda META: (META["NUM_SM"],)  # noqa: E731
+        return grid, (a_ptrs, b_ptrs, c_ptrs, sizes, lds, G), {}, \
+            torch.stack(c_s) if ctx.cpu else c_s
+
+    def base():
+        return [torch.matmul(a, b) for a, b in zip(a_s, b_s)]
+
+    def reference():
+        return [a.double() @ b.double() for a, b in zip(a_s, b_s)]
+
+    return RowData("grouped", launch, (("grouped", G, S), base), reference,
+                   2.0 * G * S ** 3, "TFLOP/s")
+
+
+def build_dropout(ctx, n):
+    """04's seeded dropout, p = 0.5, BLOCK_SIZE 1024 (04's launch)."""
+    dev = ctx.device
+    shared_inputs(ctx, None, lambda: None)
+    x = torch.randn((n,), device=dev, dtype=torch.float32)
+    p, seed = 0.5, 123
+
+    def launch(kern, variant_opts):
+        out = torch.empty_like(x)
+        grid = (cdiv(n, 1024),)
+        return grid, (x, out, n, p, seed), dict(BLOCK_SIZE=1024), out
+
+    def base():
+        return torch.nn.functional.dropout(x, p, training=True)
+
+    def reference():
+        # The keep mask from Philox 4x32-10 and Triton's uniform mapping
+        # (conformance/refs.py, written from their definitions).
+        import importlib.util
+        import os
+        spec = importlib.util.spec_from_file_location(
+            "conformance_refs", os.path.join(
+                os.path.dirname(os.path.abspath(__file__)), "..",
+                "conformance", "refs.py"))
+        refs = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(refs)
+        import numpy as np
+        keep = torch.from_numpy(refs.rand(seed, np.arange(n)) > p)
+        return torch.where(keep.to(x.device), x.double() / (1 - p), 0.0)
+
+    return RowData("dropout", launch, (("dropout", n), base), reference,
+                   8.0 * n, "TB/s", tol=1e-6)
+
+
 BUILDERS = {"matmul": build_matmul, "attn": build_attn,
             "layernorm": build_layernorm, "softmax": build_softmax,
-            "cumsum": build_cumsum}
+            "cumsum": build_cumsum, "attn_bwd": build_attn_bwd,
+            "layernorm_bwd": build_layernorm_bwd, "grouped": build_grouped,
+            "dropout": build_dropout}
