@@ -128,7 +128,7 @@ bool Assigner::canRemat(Value v, const LinearLayout &to, int depth) {
 /// any layout (a loop-carried tile, laid out for its access), so only the
 /// access's own width decides.
 LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
-                           bool freePointers) {
+                           bool freePointers, bool valueMoves) {
   if (!a)
     return nullptr;
   auto pointee = cast<tile::PointerType>(cast<RankedTensorType>(ptr.getType()).getElementType())
@@ -150,16 +150,23 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
       if (w > best && hint(ptr, mask, rank - 1) <= 1)
         best = w, bestDim = d;
     }
+  unsigned layoutBits = bits;
   if (bestDim == rank - 1) {
-    // Runs longer than one 16-byte access per thread (the kernel's default
-    // layouts are made for its narrowest elements: an fp16 store in an fp8
-    // kernel holds 32 bytes per thread) leave every access half a sector
-    // per lane apart; 16 bytes per thread, lanes next to each other, keep
-    // each instruction's footprint contiguous.
-    if (a->contiguousRegs(bestDim) <= 128u / bits || here < 128u / bits)
+    // A thread's run longer than one access splits into several, each
+    // instruction's lanes a run apart: runs longer than 16 bytes (the
+    // kernel's default layouts are made for its narrowest elements: an
+    // fp16 store in an fp8 kernel holds 32 bytes per thread), or longer
+    // than memory lets one access be (pointers of unknown alignment, as
+    // read from memory, or masks of unknown extent: one element a thread
+    // where the layout holds 8). One access per thread, lanes next to each
+    // other, keeps each instruction's footprint contiguous. The latter
+    // only for a stored value that moves anyway (a product's accumulator):
+    // elsewhere the move would cost more than the scattered accesses.
+    if (a->contiguousRegs(bestDim) <= here || (here < 128u / bits && !valueMoves))
       return a;
+    layoutBits = 128u / here;
   }
-  LayoutRef t = share(LinearLayout::defaultFor(a->shape(), o.numWarps, bits, o.warpSize, bestDim));
+  LayoutRef t = share(LinearLayout::defaultFor(a->shape(), o.numWarps, layoutBits, o.warpSize, bestDim));
   bool ok = freePointers || canRemat(ptr, *t, 0);
   if (ok && mask && isTensor(mask))
     ok = canRemat(mask, *t, 0);

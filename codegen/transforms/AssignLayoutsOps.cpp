@@ -108,14 +108,16 @@ LogicalResult Assigner::op(Operation *op) {
     return success();
   }
   if (auto st = dyn_cast<tile::StoreOp>(op)) {
-    LayoutRef l = access(st.getPtr(), st.getMask(), Value(), get(st.getPtr()));
+    LayoutRef v = get(st.getValue()), a = get(st.getPtr());
+    LayoutRef l = access(st.getPtr(), st.getMask(), Value(), a, false,
+                         v && a && *v != *a && !isCheapTile(st.getValue()) &&
+                             !LinearLayout::threadLocalMap(*v, *a));
     // On AMD a value that is costly to move (an MFMA accumulator, whose
     // transposed blocks hold four consecutive elements of a row per lane)
     // is stored where it lies when that takes 8 bytes or more per access,
     // or as many as the pointers' layout would: no round trip through
     // LDS, which the products' staging needs.
-    if (LayoutRef v = get(st.getValue()); o.mfma && v && l && *v != *l &&
-                                          !isCheapTile(st.getValue())) {
+    if (o.mfma && v && l && *v != *l && !isCheapTile(st.getValue())) {
       unsigned bits = 0, here = storeWidth(st, *v, bits);
       if ((here * bits >= 64 || here >= storeWidth(st, *l, bits)) &&
           canRemat(st.getPtr(), *v, 0) &&

@@ -107,7 +107,7 @@ private:
   LogicalResult whileOp(scf::WhileOp op);
   LayoutRef elementwise(Operation *op, Type resultType);
   LayoutRef access(Value ptr, Value mask, Value other, LayoutRef a,
-                   bool freePointers = false);
+                   bool freePointers = false, bool valueMoves = false);
   LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
   unsigned storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits);
   LayoutRef carriedPointerLayout(Value arg, LayoutRef init);

@@ -9,6 +9,17 @@
 # CHECK: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16
 # CHECK: wgmma.mma_async
 # CHECK-NOT: ld.global.b16
+
+# C's pointer and leading dimension come from memory too, so its stores are
+# one element each: the accumulator moves (through shared memory) to one
+# element a thread with the lanes of a warp on consecutive columns, so that
+# each store instruction writes 64 contiguous bytes (lanes 16 bytes apart,
+# eight elements a thread, otherwise).
+# RUN: tritium compile %s --kernel grouped_matmul_kernel --signature "*u64:16,*u64:16,*u64:16,*i32:16,*i32:16,i32,132,128,128,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=STORE
+# STORE-DAG: #[[ST:linear[0-9]*]] = #tgpu.linear<{register = {{.*}}, lane = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp
+# STORE-DAG: #[[MMA:mma[0-9]*]] = #tgpu.mma<{version = 3
+# STORE: %[[C:.*]] = tgpu.convert_layout %{{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #[[ST]]>
+# STORE: tile.store %{{.*}}, %[[C]] : tensor<128x128x!tile.ptr<f16>, #[[ST]]>
 import triton
 import triton.language as tl
 

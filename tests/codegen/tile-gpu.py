@@ -10,6 +10,7 @@
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,128,64,8,leaky_relu" --target cuda:90 --num-warps 8 --num-stages 3 --emit tile-gpu | tile-opt | FileCheck %s --check-prefix=SM90
 # SM90-DAG: #[[MMA:mma[0-9]*]] = #tgpu.mma<{version = 3, warpsPerCTA = [8, 1]}>
 # SM90-DAG: #[[SH:shared[0-9]*]] = #tgpu.shared<{swizzle = 128, pad = 0, transposed = false}>
+# SM90-DAG: #[[ST:linear[0-9]*]] = #tgpu.linear<{register = {{.*}}, lane = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp
 # SM90-LABEL: func.func @matmul_kernel
 # SM90: tgpu.async_copy {{.*}}buffer = 0
 # SM90: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[MMA]]>
@@ -19,9 +20,11 @@
 # SM90: %[[G:.*]] = tgpu.wgmma %[[A]], %[[B]], %[[ACC]] : tensor<128x64xf16, #[[SH]]>, tensor<64x128xf16, #[[SH]]> -> tensor<128x128xf32, #[[MMA]]>
 # SM90-NEXT: tgpu.wgmma_wait %[[G]] {pending = 1 : i64} : tensor<128x128xf32, #[[MMA]]>
 # The epilogue's one move: the product's result into the store's layout
-# (pointers and masks are computed there, not moved).
-# SM90: %[[OUT:.*]] = tgpu.convert_layout %{{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #[[ST:blocked[0-9]*]]>
-# SM90-NEXT: tile.store %{{.*}}, %[[OUT]], %{{.*}} : tensor<128x128x!tile.ptr<f16>, #[[ST]]>
+# (pointers and masks are computed there, not moved). N is not known to be
+# a multiple of 16, so the mask allows one element per access: one element
+# a thread, the lanes of a warp on 32 consecutive columns (#ST above).
+# SM90: %[[OUT:.*]] = tgpu.convert_layout %{{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #[[ST]]>
+# SM90: tile.store %{{.*}}, %[[OUT]], %{{.*}} : tensor<128x128x!tile.ptr<f16>, #[[ST]]>
 # SM90-NOT: tgpu.convert_layout
 
 # The same on sm_80: an mma.sync accumulator, warps 4 x 2.
