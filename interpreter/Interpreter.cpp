@@ -127,6 +127,9 @@ std::optional<RunError> Kernel::launch(const std::vector<Arg> &args,
   for (const Arg &a : args)
     if (a.kind == Arg::Buffer)
       mem.add(a.data, a.bytes, a.name, a.uninitialized);
+  for (const Arg &a : options.reachable)
+    if (a.kind == Arg::Buffer && a.data && a.bytes)
+      mem.add(a.data, a.bytes, a.name, false);
   mem.finalize();
   {
     // Validate arguments once, outside the parallel region.

@@ -135,6 +135,11 @@ struct LaunchOptions {
   DumpSpec *dump = nullptr;
   /// tritium debug (Debugger.h): programs run in order on one thread.
   class Debugger *debugger = nullptr;
+  /// Host memory the kernel may reach through pointers it reads from
+  /// memory (integers cast to pointers, as 08-grouped-gemm's tables of
+  /// per-problem pointers), beyond its buffer arguments: Arg::buffer
+  /// entries, each accessible as an argument's buffer is.
+  std::vector<Arg> reachable;
 };
 
 /// The interpreter's sanitizers (LaunchOptions::sanitize).

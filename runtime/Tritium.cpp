@@ -345,6 +345,9 @@ std::optional<Error> Kernel::launch(const Grid &grid, const std::vector<Arg> &ar
   lopts.grid = {grid.x, grid.y, grid.z};
   lopts.deterministic = options.deterministic;
   lopts.threads = options.threads;
+  for (const LaunchOptions::HostBuffer &h : options.reachable)
+    lopts.reachable.push_back(
+        interp::Arg::buffer(const_cast<void *>(h.data), h.bytes, h.name));
   if (auto err = interp::parseSanitizers(options.sanitize, lopts.sanitize))
     return Error{"sanitize: " + *err, Error::Argument};
   if (auto err = interp::sanitizersFromEnvironment(lopts.sanitize))

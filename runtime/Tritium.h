@@ -317,6 +317,16 @@ struct LaunchOptions {
   /// `sanitizeOut` (one per line, program-id order) or to stderr.
   std::string sanitize;
   std::string *sanitizeOut = nullptr;
+  /// An interpreter launch: host memory the kernel may reach through
+  /// pointers it reads from memory (integers cast with tl.pointer_type, as
+  /// 08-grouped-gemm's per-problem tables), beyond its buffer arguments.
+  /// An access outside every buffer is an error that names the address.
+  struct HostBuffer {
+    const void *data = nullptr;
+    size_t bytes = 0;
+    std::string name; // in reports
+  };
+  std::vector<HostBuffer> reachable;
 };
 
 struct CompileOptions {

@@ -73,6 +73,7 @@ typedef struct {
   Py_ssize_t rt[MAX_PARAMS];
   unsigned rtflags[MAX_PARAMS];
   Py_ssize_t fast_count, slow_count;
+  int host_slow; /* launches on host arrays (the interpreter) go to Python */
 } Launcher;
 
 static PyObject *g_launcher_type;
@@ -547,7 +548,7 @@ static PyObject *launch(Launcher *l, PyObject *grid, PyObject *args,
       goto slow; /* None, tuples, descriptors, other objects */
     }
   }
-  if (device == DEV_NONE)
+  if (device == DEV_NONE || (device == DEV_HOST && l->host_slow))
     goto slow;
 
   /* The grid. */
@@ -672,9 +673,23 @@ static PyObject *launcher_get(PyObject *self, void *which) {
     return l->options;
   case 3:
     return PyLong_FromSsize_t(l->fast_count);
+  case 5:
+    return PyBool_FromLong(l->host_slow);
   default:
     return PyLong_FromSsize_t(l->slow_count);
   }
+}
+
+static int launcher_set_host_slow(PyObject *self, PyObject *value, void *unused) {
+  (void)unused;
+  int truth = value ? PyObject_IsTrue(value) : -1;
+  if (truth < 0) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_TypeError, "host_slow: a truth value");
+    return -1;
+  }
+  ((Launcher *)self)->host_slow = truth;
+  return 0;
 }
 
 static int launcher_set_options(PyObject *self, PyObject *value, void *unused) {
@@ -701,6 +716,11 @@ static PyGetSetDef launcher_getset[] = {
     {"fast_launches", launcher_get, NULL, "launches done here", (void *)3},
     {"slow_launches", launcher_get, NULL,
      "launches handed to the Python launcher", (void *)4},
+    {"host_slow", launcher_get, launcher_set_host_slow,
+     "launches on host arrays (the interpreter) are handed to the Python "
+     "launcher (kernels that read pointers from memory: it tells the "
+     "interpreter of the memory they may reach)",
+     (void *)5},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef launcher_methods[] = {

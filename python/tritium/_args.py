@@ -11,6 +11,7 @@ launches only).
 """
 
 import ctypes
+import gc
 import operator
 import struct
 import sys
@@ -65,7 +66,7 @@ def _layout_matches():
     arg, buf = _capi.Arg, _capi._Buffer
     return (ctypes.sizeof(arg) == 32 and arg.value.offset == 8
             and buf.bytes.offset == 8 and buf.dtype.offset == 16
-            and ctypes.sizeof(_capi.LaunchOptions) == 56)
+            and ctypes.sizeof(_capi.LaunchOptions) == 72)
 
 
 _FAST_LAYOUT = _layout_matches()
@@ -460,6 +461,49 @@ def _with_device(options, device, index=None):
         if len(_DEVICE_OPTIONS) < 1024:
             _DEVICE_OPTIONS[key] = out
     return out
+
+
+def _host_tensors():
+    """(data pointer, bytes, name) of the storage of every live CPU torch
+    tensor: the memory an interpreted kernel may reach through pointers it
+    reads from memory (08-grouped-gemm's tables), beyond its arguments."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return []
+    found = {}
+    tensor = torch.Tensor
+    for obj in gc.get_objects():
+        # type(), not isinstance: no object's __class__ is asked (some of
+        # torch's deprecated aliases warn when it is).
+        if not issubclass(type(obj), tensor):
+            continue
+        try:
+            if obj.device.type != "cpu":
+                continue
+            storage = obj.untyped_storage()
+            ptr, nbytes = storage.data_ptr(), storage.nbytes()
+        except Exception:  # noqa: BLE001 - not a plain strided tensor
+            continue
+        if ptr and nbytes and found.get(ptr, (0, ""))[0] < nbytes:
+            found[ptr] = (nbytes, "a %s tensor of shape %s (not an argument)"
+                          % (str(obj.dtype).replace("torch.", ""),
+                             list(obj.shape)))
+    return [(p, n, name) for p, (n, name) in found.items()]
+
+
+def _with_reachable(options):
+    """Packed launch options that hand the interpreter every live CPU torch
+    tensor as memory the kernel may reach; returns (options, what must stay
+    alive until the launch returns)."""
+    found = _host_tensors()
+    names = [name.encode() for _, _, name in found]
+    array = (_capi.HostBuffer * max(len(found), 1))()
+    for i, ((ptr, nbytes, _), name) in enumerate(zip(found, names)):
+        array[i].data, array[i].bytes, array[i].name = ptr, nbytes, name
+    o = _capi.LaunchOptions.from_buffer_copy(options)
+    o.reachable = ctypes.cast(array, ctypes.POINTER(_capi.HostBuffer))
+    o.num_reachable = len(found)
+    return bytes(o), (array, names)
 
 
 def _buffer(name, value):

@@ -78,12 +78,19 @@ class CompiledInfo(ctypes.Structure):
                 ("n_regs", ctypes.c_int), ("n_spills", ctypes.c_int)]
 
 
+class HostBuffer(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("bytes", ctypes.c_size_t),
+                ("name", ctypes.c_char_p)]
+
+
 class LaunchOptions(ctypes.Structure):
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int),
                 ("num_ctas", ctypes.c_int), ("maxnreg", ctypes.c_int),
                 ("deterministic", ctypes.c_int), ("threads", ctypes.c_int),
                 ("device", ctypes.c_int), ("stream", ctypes.c_void_p),
-                ("enable_fp_fusion", ctypes.c_int), ("sanitize", ctypes.c_char_p)]
+                ("enable_fp_fusion", ctypes.c_int), ("sanitize", ctypes.c_char_p),
+                ("reachable", ctypes.POINTER(HostBuffer)),
+                ("num_reachable", ctypes.c_size_t)]
 
 
 DEVICE_INTERPRETER = 0

@@ -18,6 +18,7 @@ import inspect
 import itertools
 import keyword
 import os
+import re
 import types
 
 from . import _capi, _modules
@@ -26,7 +27,7 @@ from ._args import (_FAST_LAYOUT, _MISSING, _PACKERS, _PACK_GRID, _PLAIN_TYPES,
                     _cache_key, _check_grid, _constexpr_value, _fill_arg,
                     _is_constexpr_annotation, _launch_state, _packer,
                     _pack_tensordesc, _pack_tuple, _tuple_getter, _with_device,
-                    _current_stream)
+                    _with_reachable, _current_stream)
 from .compiled import CompiledKernel
 from .tensor_descriptor import TensorDescriptor
 from .errors import (CompilationError, CompileReason, InterpretedCompilationError,
@@ -144,6 +145,27 @@ class KernelInterface:
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid,
                                                 warmup=False, **kwargs)
+
+
+def _casts_to_pointers(fn, seen):
+    """Whether the @jit function `fn` or a @jit function it names (through
+    its module's globals, transitively) mentions tl.pointer_type."""
+    if id(fn) in seen:
+        return False
+    seen.add(id(fn))
+    try:
+        src = fn.src
+    except Exception:  # noqa: BLE001 - no source: no casts seen
+        return False
+    if "pointer_type" in src:
+        return True
+    scope = getattr(getattr(fn, "fn", None), "__globals__", {})
+    for name in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", src):
+        other = scope.get(name)
+        if isinstance(other, JITFunction) and other is not fn and \
+                _casts_to_pointers(other, seen):
+            return True
+    return False
 
 
 class JITFunction(KernelInterface, SourceText):
@@ -298,6 +320,10 @@ class JITFunction(KernelInterface, SourceText):
                          if i not in constexprs], self._runtime)),
                     self._launch_named, CompiledKernel, self.__name__,
                     raise_status, _capi.lock, self.debug)
+                # Interpreted launches of a kernel that reads pointers
+                # from memory tell the interpreter of the memory they may
+                # reach (_launch), which the C path does not.
+                self._c.host_slow = self._reads_pointers()
         return self._c
 
     def _make_binder(self):
@@ -617,6 +643,9 @@ class JITFunction(KernelInterface, SourceText):
         if state.device == "cuda" or state.device == "hip":
             options = _with_device(options, state.launch_device(),
                                    state.index)
+        reachable = None
+        if not state.use_gpu() and self._reads_pointers():
+            options, reachable = _with_reachable(options)
         if callable(grid):
             grid = grid(dict(zip(self.arg_names, values)))
         cgrid = None
@@ -643,6 +672,7 @@ class JITFunction(KernelInterface, SourceText):
             data = b"".join(packed)
             status = launch(kernel.handle, cgrid, data, len(data) >> 5,
                             options)
+            del reachable  # the buffers' table, alive through the launch
             if status:
                 state.copies = []
                 _raise_status(status, _capi.last_error())
@@ -662,6 +692,18 @@ class JITFunction(KernelInterface, SourceText):
                 return c(grid, args, kwargs)
             return self._launch(grid, args, kwargs)
         return self._run(args, kwargs, grid, warmup)
+
+    def _reads_pointers(self):
+        """Whether the kernel's source casts integers to pointers
+        (tl.pointer_type, as 08-grouped-gemm's tables of per-problem
+        pointers): its interpreted launches then tell the interpreter of
+        every live CPU torch tensor, memory it may reach beyond its
+        arguments."""
+        reads = self.__dict__.get("_reads_ptrs")
+        if reads is None:
+            reads = _casts_to_pointers(self, set())
+            self._reads_ptrs = reads
+        return reads
 
     def _run(self, args, kwargs, grid, warmup):
         """The general path of ``run``."""
@@ -700,6 +742,10 @@ class JITFunction(KernelInterface, SourceText):
             grid = grid(dict(bound))
         dims = _check_grid(grid)
         cgrid = (ctypes.c_int64 * 3)(*dims)
+        reachable = None
+        if not state.use_gpu() and self._reads_pointers():
+            packed, reachable = _with_reachable(bytes(opts))
+            opts = _capi.LaunchOptions.from_buffer_copy(packed)
         profiler = _PROFILER
         if profiler is not None:
             record = profiler.begin(self, kernel, grid, dict(bound),
@@ -707,6 +753,7 @@ class JITFunction(KernelInterface, SourceText):
         with _capi.lock:
             status = lib.tritium_kernel_launch(kernel.handle, cgrid, array,
                                                nargs, ctypes.byref(opts))
+            del reachable  # the buffers' table, alive through the launch
             message = _capi.last_error() if status else ""
         if status:
             state.copies = []

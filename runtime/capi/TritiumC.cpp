@@ -230,6 +230,11 @@ tritium::LaunchOptions toOptions(const tritium_launch_options *o) {
     opts.stream = o->stream;
     if (o->sanitize)
       opts.sanitize = o->sanitize;
+    for (size_t i = 0; o->reachable && i < o->num_reachable; ++i) {
+      const tritium_host_buffer &h = o->reachable[i];
+      opts.reachable.push_back({h.data, h.bytes,
+                                h.name ? h.name : "host memory the kernel reached"});
+    }
   }
   return opts;
 }
@@ -468,6 +473,8 @@ tritium_launch_options tritium_launch_options_default(void) {
   o.device = TRITIUM_DEVICE_INTERPRETER;
   o.stream = nullptr;
   o.sanitize = nullptr;
+  o.reachable = nullptr;
+  o.num_reachable = 0;
   return o;
 }
 

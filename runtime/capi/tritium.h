@@ -242,6 +242,12 @@ typedef struct tritium_arg {
   } value;
 } tritium_arg;
 
+typedef struct tritium_host_buffer {
+  const void *data;
+  size_t bytes;
+  const char *name; /* in reports; may be NULL */
+} tritium_host_buffer;
+
 typedef struct tritium_launch_options {
   int num_warps;     /* warps per program on the GPU; the interpreter ignores it */
   int num_stages;    /* likewise */
@@ -260,6 +266,13 @@ typedef struct tritium_launch_options {
                            comma-separated ("race,uninit,nan,overflow"; NULL:
                            none but TRITIUM_SANITIZE's); an unknown one is
                            TRITIUM_ERROR_ARGUMENT */
+  /* An interpreter launch: host memory the kernel may reach through
+     pointers it reads from memory (integers cast with tl.pointer_type, as
+     08-grouped-gemm's tables of per-problem pointers), beyond its buffer
+     arguments; NULL/0: none. The Python package passes every live CPU torch
+     tensor's storage for kernels that make such casts. */
+  const tritium_host_buffer *reachable;
+  size_t num_reachable;
 } tritium_launch_options;
 
 typedef enum tritium_device {

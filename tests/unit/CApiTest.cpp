@@ -267,3 +267,59 @@ TEST_CASE("capi: tritium_kernels_warmup sets each job's status and names the fir
   tritium_kernel_destroy(bad);
   tritium_compiler_destroy(c);
 }
+
+TEST_CASE("capi: pointers read from memory reach the host buffers a launch names",
+          "[capi]") {
+  // 08-grouped-gemm's form: a table of addresses, each cast to a pointer.
+  const char *src = "import triton\n"
+                    "import triton.language as tl\n"
+                    "@triton.jit\n"
+                    "def gather(Ptrs, Out, n):\n"
+                    "    g = tl.program_id(0)\n"
+                    "    p = tl.load(Ptrs + g).to(tl.pointer_type(tl.float32))\n"
+                    "    offs = tl.arange(0, 8)\n"
+                    "    x = tl.load(p + offs, mask=offs < n)\n"
+                    "    tl.store(Out + g * 8 + offs, x * 2.0, mask=offs < n)\n";
+  tritium_compiler *c = tritium_compiler_create();
+  tritium_kernel *k = nullptr;
+  REQUIRE(tritium_kernel_compile(c, src, "gather.py", "gather", nullptr, 0, nullptr, &k) ==
+          TRITIUM_OK);
+  std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8}, b = {10, 20, 30, 40, 50, 60, 70, 80};
+  std::vector<uint64_t> table = {uint64_t(reinterpret_cast<uintptr_t>(a.data())),
+                                 uint64_t(reinterpret_cast<uintptr_t>(b.data()))};
+  std::vector<float> out(16, -1.f);
+  tritium_arg args[3] = {};
+  setBuffer(args[0], table.data(), table.size() * sizeof(uint64_t), TRITIUM_U64);
+  setBuffer(args[1], out.data(), out.size() * sizeof(float), TRITIUM_F32);
+  setInt(args[2], 8);
+  int64_t grid[3] = {2, 1, 1};
+
+  // Memory the launch was not told of: an error naming the address.
+  CHECK(tritium_kernel_launch(k, grid, args, 3, nullptr) == TRITIUM_ERROR_RUNTIME);
+  std::string err = tritium_last_error();
+  INFO(err);
+  CHECK(err.find("gather.py:8") != std::string::npos);
+
+  tritium_host_buffer reach[2] = {{a.data(), a.size() * sizeof(float), "a"},
+                                  {b.data(), b.size() * sizeof(float), nullptr}};
+  tritium_launch_options o = tritium_launch_options_default();
+  o.reachable = reach;
+  o.num_reachable = 2;
+  REQUIRE(tritium_kernel_launch(k, grid, args, 3, &o) == TRITIUM_OK);
+  for (int i = 0; i < 8; ++i) {
+    CHECK(out[i] == 2 * a[i]);
+    CHECK(out[8 + i] == 2 * b[i]);
+  }
+
+  // Past the end of a reachable buffer: named by it.
+  setInt(args[2], 9);
+  std::vector<float> small(4, 0.f);
+  table[1] = uint64_t(reinterpret_cast<uintptr_t>(small.data()));
+  reach[1] = {small.data(), small.size() * sizeof(float), "small"};
+  CHECK(tritium_kernel_launch(k, grid, args, 3, &o) == TRITIUM_ERROR_RUNTIME);
+  err = tritium_last_error();
+  INFO(err);
+  CHECK(err.find("buffer 'small'") != std::string::npos);
+  tritium_kernel_destroy(k);
+  tritium_compiler_destroy(c);
+}
