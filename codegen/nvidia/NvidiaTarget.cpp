@@ -22,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Vectorize/SLPVectorizer.h"
 
 #include <cstdlib>
 #include <map>
@@ -293,6 +294,14 @@ bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  // The pipeline's last instcombine narrows fp32 arithmetic on widened
+  // 16-bit values (fptrunc(fpext(a) + fpext(b))) into scalar fp16/bf16
+  // ops, after its SLP vectorizer ran: one more SLP pass pairs them into
+  // .f16x2/.bf16x2 ops on the packed registers the values were loaded in.
+  // Left scalar, every pair is unpacked into two registers and both live
+  // on (05's layer-norm backward holds its partial dW/dB across a spin
+  // lock: 166 registers, one program a multiprocessor, against 136).
+  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::SLPVectorizerPass()));
   mpm.run(m, mam);
   return true;
 }
