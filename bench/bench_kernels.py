@@ -24,6 +24,16 @@ under the installed Triton as it is and under tritium as
                               and pruned as 06 does
     layer_norm_fwd            05-layer-norm's _layer_norm_fwd_fused
     softmax_kernel            02-fused-softmax's persistent row softmax
+    cumsum_rows               a running sum along each row (tl.cumsum)
+    attn_bwd                  06's backward (_attn_bwd with its dK/dV and dQ
+                              loops; K scaled by sm_scale / ln 2, M the
+                              forward's base-2 log-sum-exp)
+    layer_norm_bwd_dx_fused   05's dX kernel: partial dW/dB summed into
+                              GROUP_SIZE_M buffers under spin locks
+    grouped_matmul_kernel     08-grouped-gemm: NUM_SM programs over the
+                              tiles of problems whose pointers, sizes and
+                              leading dimensions are read from memory
+    seeded_dropout            04-low-memory-dropout's seeded dropout
 
 The matmul kernels all read B stored K-major (B = Bt.T with Bt a contiguous
 [N, K] tensor), as 09 does and as fp8 needs: the pointer and block-pointer

@@ -38,6 +38,21 @@ Rows
       torch.nn.functional.layer_norm.
     softmax fp32 4096 x 8192 (02-fused-softmax, persistent). Baseline:
       torch.softmax.
+    cumsum fp32 4096 x 8192 (tl.cumsum along rows). Baseline: torch.cumsum.
+    attention backward fp16 (06's _attn_bwd: dK, dV and dQ in one launch,
+      06's block sizes, 4 warps, 5 stages), D = 64 and 128, causal and not;
+      the forward's O and log-sum-exp and 06's preprocess (rowwise O * dO)
+      come from torch. Baseline: SDPA's backward.
+    layer norm backward fp16 / bf16 (05's dX kernel with its locked partial
+      dW/dB sums, 05's GROUP_SIZE_M), 4096 rows, 4096 and 8192 columns;
+      traffic as 05 counts it. Baseline: torch's layer_norm backward.
+    grouped GEMM fp16 (08-grouped-gemm: per-problem pointers, sizes and
+      leading dimensions read from device memory, 08's list with NUM_SM),
+      4 problems of 4096^3 and 16 of 1024^3. Baseline: torch.matmul per
+      problem.
+    seeded dropout fp32, 2^28 elements (04's kernel, p = 0.5). Baseline:
+      torch.nn.functional.dropout (another mask: its difference is not a
+      check; tritium's against Triton's is).
 
 Autotuning: Triton's and tritium's autotuners both time each config with
 triton.testing.do_bench (warmup 10 ms, rep 40 ms: TUNE_*_MS); each row is
