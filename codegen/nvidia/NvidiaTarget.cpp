@@ -300,7 +300,7 @@ bool tritium::codegen::optimizeModule(llvm::Module &m, unsigned cc,
   // .f16x2/.bf16x2 ops on the packed registers the values were loaded in.
   // Left scalar, every pair is unpacked into two registers and both live
   // on (05's layer-norm backward holds its partial dW/dB across a spin
-  // lock: 166 registers, one program a multiprocessor, against 136).
+  // lock: 166 registers, one program a multiprocessor, against 128).
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::SLPVectorizerPass()));
   mpm.run(m, mam);
   return true;

@@ -43,6 +43,11 @@ class SourceText:
         self._src = new_src
         self._kernels.clear()
         self._fast_kernels.clear()
+        # jit.py: whether the source casts to pointers, and the C launcher
+        # made knowing it, are made again.
+        self.__dict__.pop("_reads_ptrs", None)
+        if "_c" in self.__dict__:
+            self._c = None
 
     def _lines(self):
         """(source lines with indentation, first line number): the file's,
