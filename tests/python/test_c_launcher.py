@@ -171,3 +171,29 @@ def test_time_launches_checks_its_arguments():
     module = _module()
     with pytest.raises(ValueError, match="time_launches"):
         module.time_launches(1, b"x", b"", b"", 1)
+
+
+@triton.jit
+def through_table(table, out, BLOCK: tl.constexpr):
+    # The destination is an address read from memory.
+    dst = tl.load(table).to(tl.pointer_type(tl.float32))
+    offs = tl.arange(0, BLOCK)
+    tl.store(dst + offs, offs.to(tl.float32) * 2.0)
+
+
+def test_kernels_that_read_pointers_leave_host_launches_to_python():
+    # Interpreted launches of a kernel that casts integers to pointers hand
+    # the interpreter the memory it may reach: the Python path does that,
+    # so the C path passes them on (its GPU launches stay in C).
+    _module()
+    k = triton.jit(through_table.fn)
+    out = np.zeros(16, dtype=np.float32)
+    table = np.array([out.ctypes.data], dtype=np.uint64)  # into an argument
+    for _ in range(3):
+        out[:] = 0
+        k[(1,)](table, out, BLOCK=16)
+        np.testing.assert_array_equal(out, np.arange(16) * 2.0)
+    assert k._c.host_slow
+    assert k._c.fast_launches == 0
+    assert k._c.slow_launches == 3
+    assert not fresh()._c_launcher().host_slow
