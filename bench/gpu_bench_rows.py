@@ -395,10 +395,8 @@ def build_grouped(ctx, G, S):
            for _ in range(G)]
     c_s = [torch.empty((S, S), device=dev, dtype=torch.float16)
            for _ in range(G)]
-    ptr_dev = "cpu" if ctx.cpu else dev
-
     def table(xs, dt):
-        return torch.tensor(xs, device=ptr_dev, dtype=dt)
+        return torch.tensor(xs, device=dev, dtype=dt)
     a_ptrs = table([a.data_ptr() for a in a_s], torch.int64)
     b_ptrs = table([b.data_ptr() for b in b_s], torch.int64)
     c_ptrs = table([c.data_ptr() for c in c_s], torch.int64)
