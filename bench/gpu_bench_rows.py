@@ -288,8 +288,8 @@ def build_attn_bwd(ctx, D, causal, Z, H, N):
         o = (torch.softmax(s, dim=-1) @ v.float()).to(torch.float16)
         M = (lse * rcp_ln2).contiguous()  # base 2, as 06's forward
         delta = (o.float() * do.float()).sum(-1).contiguous()
-        return q, k, v, do, o, M, delta
-    q, k, v, do, o, M, delta = shared_inputs(
+        return q, k, v, do, M, delta
+    q, k, v, do, M, delta = shared_inputs(
         ctx, ("attn_bwd", D, causal, Z, H, N), make)
     arg_k = k * (sm_scale * rcp_ln2)
     BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2 = 32, 128, 128, 32

@@ -493,17 +493,17 @@ def _host_tensors():
 
 def _with_reachable(options):
     """Packed launch options that hand the interpreter every live CPU torch
-    tensor as memory the kernel may reach; returns (options, what must stay
-    alive until the launch returns)."""
+    tensor as memory the kernel may reach; returns (options, the table they
+    point to, which must stay alive until the launch returns; it keeps its
+    names alive itself)."""
     found = _host_tensors()
-    names = [name.encode() for _, _, name in found]
     array = (_capi.HostBuffer * max(len(found), 1))()
-    for i, ((ptr, nbytes, _), name) in enumerate(zip(found, names)):
-        array[i].data, array[i].bytes, array[i].name = ptr, nbytes, name
+    for i, (ptr, nbytes, name) in enumerate(found):
+        array[i].data, array[i].bytes, array[i].name = ptr, nbytes, name.encode()
     o = _capi.LaunchOptions.from_buffer_copy(options)
     o.reachable = ctypes.cast(array, ctypes.POINTER(_capi.HostBuffer))
     o.num_reachable = len(found)
-    return bytes(o), (array, names)
+    return bytes(o), array
 
 
 def _buffer(name, value):
