@@ -448,9 +448,11 @@ std::string semScope(tile::MemSemantic sem, tile::MemScope scope) {
 
 /// Runs `emit(reg, pred)` for each element's owner and gives every thread
 /// the old values: through shared memory when the layout has replicas.
+/// `emit(reg, pred)` gives the old values of registers reg .. reg + vec - 1
+/// (one access of `vec` consecutive elements).
 LogicalResult atomicCommon(
-    Lowering &L, Operation *op, Value ptrV, Value maskV, llvm::Type *vt,
-    const std::function<llvm::Value *(unsigned, llvm::Value *)> &emit) {
+    Lowering &L, Operation *op, Value ptrV, Value maskV, llvm::Type *vt, unsigned vec,
+    const std::function<std::vector<llvm::Value *>(unsigned, llvm::Value *)> &emit) {
   auto &b = L.b;
   LayoutRef layout = L.get(ptrV).layout;
   std::vector<llvm::Value *> mask = regsIn(L, maskV, layout);
@@ -458,11 +460,13 @@ LogicalResult atomicCommon(
   llvm::Value *owner = layout ? L.isOwner(*layout)
                               : b.CreateICmpEQ(L.threadId(), L.i32(0));
   std::vector<llvm::Value *> old(n, nullptr);
-  for (unsigned r = 0; r < n; ++r) {
+  for (unsigned r = 0; r < n; r += vec) {
     if (layout && layout->isReplicaReg(r))
       continue;
     llvm::Value *pred = mask.empty() ? owner : b.CreateAnd(owner, mask[r]);
-    old[r] = emit(r, pred);
+    std::vector<llvm::Value *> got = emit(r, pred);
+    for (unsigned i = 0; i < vec; ++i)
+      old[r + i] = got[i];
   }
   bool used = !op->getResult(0).use_empty();
   if (!layout) {
@@ -492,6 +496,15 @@ LogicalResult atomicCommon(
   }
   L.set(op->getResult(0), std::move(res));
   return success();
+}
+
+LogicalResult atomicCommon(
+    Lowering &L, Operation *op, Value ptrV, Value maskV, llvm::Type *vt,
+    const std::function<llvm::Value *(unsigned, llvm::Value *)> &emit) {
+  return atomicCommon(L, op, ptrV, maskV, vt, 1,
+                      [&](unsigned r, llvm::Value *pred) -> std::vector<llvm::Value *> {
+                        return {emit(r, pred)};
+                      });
 }
 
 std::string regConstraint(llvm::Type *t) {
@@ -588,6 +601,57 @@ LogicalResult atomicRmw(Lowering &L, Operation *o) {
   std::vector<llvm::Value *> vals = regsIn(L, op.getVal(), layout);
   std::string c = regConstraint(vt);
   llvm::Type *regTy = bits == 16 ? (llvm::Type *)b.getInt16Ty() : vt;
+  // sm_90 adds f32 vectors of 2 or 4 and f16/bf16 vectors of 2, 4 or 8
+  // in one atom (each element atomically on its own): as many consecutive
+  // elements as the layout holds and the pointers' alignment allows.
+  unsigned vec = 1;
+  if (layout && op.getAtomicRmwOp() == tile::RMWOp::FADD &&
+      parseCudaTarget(L.target.name()) >= 90 &&
+      (vt->isFloatTy() || vt->isHalfTy() || vt->isBFloatTy())) {
+    Access acc = accessOf(L, op.getPtr(), op.getMask(), Value(), vt);
+    vec = vectorWidth(L, *layout, op.getPtr(), op.getMask(), vt, acc.dim);
+    if (vec < 2)
+      vec = 1;
+  }
+  if (vec > 1) {
+    std::string outs, ins;
+    for (unsigned i = 0; i < vec; ++i) {
+      outs += (i ? ", $" : "$") + std::to_string(i);
+      ins += (i ? ", $" : "$") + std::to_string(vec + 1 + i);
+    }
+    std::string text = "@$" + std::to_string(2 * vec + 1) + " atom" +
+                       semScope(op.getSem(), op.getScope()) + ".global." + opName + ".v" +
+                       std::to_string(vec) + "." + type + " {" + outs + "}, [$" +
+                       std::to_string(vec) + "], {" + ins + "};";
+    std::string cons;
+    for (unsigned i = 0; i < vec; ++i)
+      cons += "=" + c + ",";
+    cons += "l";
+    for (unsigned i = 0; i < vec; ++i)
+      cons += "," + c;
+    cons += ",b";
+    std::vector<llvm::Type *> argTys = {ptrs[0]->getType()};
+    argTys.insert(argTys.end(), vec, regTy);
+    argTys.push_back(b.getInt1Ty());
+    auto *st = llvm::StructType::get(L.ctx, std::vector<llvm::Type *>(vec, regTy));
+    auto *ia = llvm::InlineAsm::get(llvm::FunctionType::get(st, argTys, false), text, cons,
+                                    true);
+    return atomicCommon(L, o, op.getPtr(), op.getMask(), vt, vec,
+                        [&](unsigned r, llvm::Value *pred) {
+                          std::vector<llvm::Value *> args = {ptrs[r]};
+                          for (unsigned i = 0; i < vec; ++i)
+                            args.push_back(bits == 16 ? b.CreateBitCast(vals[r + i], regTy)
+                                                      : vals[r + i]);
+                          args.push_back(pred);
+                          llvm::Value *res = b.CreateCall(ia, args);
+                          std::vector<llvm::Value *> out;
+                          for (unsigned i = 0; i < vec; ++i) {
+                            llvm::Value *x = b.CreateExtractValue(res, i);
+                            out.push_back(bits == 16 ? b.CreateBitCast(x, vt) : x);
+                          }
+                          return out;
+                        });
+  }
   std::string text = "@$3 atom" + semScope(op.getSem(), op.getScope()) +
                      ".global." + opName + "." + type + " $0, [$1], $2;";
   auto *ia = llvm::InlineAsm::get(

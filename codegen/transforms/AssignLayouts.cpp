@@ -126,16 +126,18 @@ bool Assigner::canRemat(Value v, const LinearLayout &to, int depth) {
 /// The layout a global access of `ptr` runs in (see the file comment).
 /// `a` is the pointers' layout; with `freePointers` the pointers may take
 /// any layout (a loop-carried tile, laid out for its access), so only the
-/// access's own width decides.
+/// access's own width decides. One access moves at most `maxBits` (an
+/// atomic that has no vector form moves one element).
 LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
-                           bool freePointers, bool valueMoves) {
+                           bool freePointers, bool valueMoves, unsigned maxBits) {
   if (!a)
     return nullptr;
   auto pointee = cast<tile::PointerType>(cast<RankedTensorType>(ptr.getType()).getElementType())
                      .getPointeeType();
   unsigned bits = isa<tile::PointerType>(pointee) ? 64 : std::max(8u, pointee.getIntOrFloatBitWidth());
+  maxBits = std::max(maxBits, bits);
   auto width = [&](const LinearLayout &l, unsigned dim) {
-    unsigned v = std::min(l.contiguousRegs(dim), 128u / bits);
+    unsigned v = std::min(l.contiguousRegs(dim), maxBits / bits);
     v = std::min(v, std::max(1u, hint(ptr, mask, dim)));
     while (v > 1 && (v & (v - 1)))
       v &= v - 1;
@@ -144,9 +146,9 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
   unsigned rank = a->rank();
   unsigned here = width(*a, rank - 1);
   unsigned best = here, bestDim = rank - 1;
-  if (o.vectorWidth && rank >= 2 && here < 128u / bits)
+  if (o.vectorWidth && rank >= 2 && here < maxBits / bits)
     for (unsigned d = 0; d + 1 < rank; ++d) {
-      unsigned w = std::min(hint(ptr, mask, d), 128u / bits);
+      unsigned w = std::min(hint(ptr, mask, d), maxBits / bits);
       if (w > best && hint(ptr, mask, rank - 1) <= 1)
         best = w, bestDim = d;
     }
@@ -162,9 +164,11 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
     // other, keeps each instruction's footprint contiguous. The latter
     // only for a stored value that moves anyway (a product's accumulator):
     // elsewhere the move would cost more than the scattered accesses.
-    if (a->contiguousRegs(bestDim) <= here || (here < 128u / bits && !valueMoves))
+    if (a->contiguousRegs(bestDim) <= here || (here < maxBits / bits && !valueMoves))
       return a;
     layoutBits = 128u / here;
+  } else if (maxBits < 128) {
+    layoutBits = 128u / best;
   }
   LayoutRef t = share(LinearLayout::defaultFor(a->shape(), o.numWarps, layoutBits, o.warpSize, bestDim));
   bool ok = freePointers || canRemat(ptr, *t, 0);
@@ -173,6 +177,17 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
   if (ok && other && isTensor(other))
     ok = canRemat(other, *t, 0);
   return ok && (width(*t, bestDim) > here || bestDim == rank - 1) ? t : a;
+}
+
+/// The widest access of atomic `op`: 16 bytes where the target has a
+/// vector form of it (sm_90's atom.add on f32, f16 and bf16 vectors), one
+/// element elsewhere.
+unsigned Assigner::atomicBits(tile::AtomicRMWOp op) {
+  Type e = cast<tile::PointerType>(getElementTypeOrSelf(op.getPtr().getType())).getPointeeType();
+  unsigned bits = isa<tile::PointerType>(e) ? 64 : std::max(8u, e.getIntOrFloatBitWidth());
+  bool vector = o.amdArch.empty() && o.computeCapability >= 90 &&
+                op.getAtomicRmwOp() == tile::RMWOp::FADD && (e.isF32() || e.isF16() || e.isBF16());
+  return vector ? 128 : bits;
 }
 
 /// Elements per access of a store in layout `l` (and the element's bits).

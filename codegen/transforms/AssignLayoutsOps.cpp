@@ -128,7 +128,22 @@ LogicalResult Assigner::op(Operation *op) {
       need(u, l);
     return success();
   }
-  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
+  if (auto at = dyn_cast<tile::AtomicRMWOp>(op)) {
+    // Coalesced, lanes on consecutive elements, each access as wide as
+    // the atomic's vector form allows: one element, or 16 bytes for
+    // sm_90's atom.add.v4.f32 / .v8.f16. Unlike a store, even when the
+    // value has to move for it: an atomic instruction whose lanes lie
+    // apart costs a memory transaction per sector it touches (an
+    // accumulator added into memory, as split-K does, otherwise goes an
+    // element at a time with the lanes of each instruction rows apart).
+    LayoutRef l = access(at.getPtr(), at.getMask(), Value(), get(at.getPtr()), false,
+                         /*valueMoves=*/true, atomicBits(at));
+    for (OpOperand &u : op->getOpOperands())
+      need(u, l);
+    set(r0, l);
+    return success();
+  }
+  if (isa<tile::AtomicCASOp>(op)) {
     LayoutRef l = get(op->getOperand(0));
     for (OpOperand &u : op->getOpOperands())
       need(u, l);

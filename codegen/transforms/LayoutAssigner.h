@@ -107,7 +107,9 @@ private:
   LogicalResult whileOp(scf::WhileOp op);
   LayoutRef elementwise(Operation *op, Type resultType);
   LayoutRef access(Value ptr, Value mask, Value other, LayoutRef a,
-                   bool freePointers = false, bool valueMoves = false);
+                   bool freePointers = false, bool valueMoves = false,
+                   unsigned maxBits = 128);
+  unsigned atomicBits(tile::AtomicRMWOp op);
   LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
   unsigned storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits);
   LayoutRef carriedPointerLayout(Value arg, LayoutRef init);
