@@ -115,20 +115,20 @@ llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
       r = L.b.CreateFMul(r, llvm::ConstantFP::get(ft, scale));
     return ft == t ? r : L.b.CreateFPTrunc(r, t);
   }
-  if (t->isDoubleTy())
+  // As Triton lowers them (fp16/bf16 in fp32): log and log2 are
+  // libdevice's (__nv_logf/__nv_log2f, accurate where lg2.approx is not:
+  // log(1 + 1e-4) would be off by a fraction of a percent); exp is
+  // ex2.approx of x * log2(e), keeping subnormal results; exp2 is
+  // __nv_exp2f under libdevice's flush-to-zero, ex2.approx.ftz.
+  if (t->isDoubleTy() || !exp)
     return libdevice(L, exp ? (scale == 1.0 ? "exp2" : "exp") : (scale == 1.0 ? "log2" : "log"), {x});
   llvm::Value *f = t->isFloatTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());
   llvm::Value *r;
-  if (exp) {
-    if (scale != 1.0)
-      f = L.b.CreateFMul(f, llvm::ConstantFP::get(L.b.getFloatTy(), scale));
-    // Flushing subnormals, as Triton's exp/exp2 do: without it ptxas wraps
-    // every MUFU.EX2 in a rescaling for subnormal results.
-    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz, {L.b.getFloatTy()}, {f});
+  if (scale != 1.0) {
+    f = L.b.CreateFMul(f, llvm::ConstantFP::get(L.b.getFloatTy(), scale));
+    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx, {L.b.getFloatTy()}, {f});
   } else {
-    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_lg2_approx_f, {}, {f});
-    if (scale != 1.0)
-      r = L.b.CreateFMul(r, llvm::ConstantFP::get(L.b.getFloatTy(), scale));
+    r = L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz, {L.b.getFloatTy()}, {f});
   }
   return t->isFloatTy() ? r : L.b.CreateFPTrunc(r, t);
 }

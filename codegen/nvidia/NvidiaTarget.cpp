@@ -260,7 +260,9 @@ bool tritium::codegen::linkLibdevice(llvm::Module &m, std::string &error) {
   for (llvm::Function &f : m)
     if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  // libdevice as Triton builds it: flush-to-zero variants (__nv_exp2f is
+  // ex2.approx.ftz, __nv_logf's polynomial fma.rn.ftz).
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(1));
   return true;
 }
 

@@ -127,9 +127,14 @@ bool Assigner::canRemat(Value v, const LinearLayout &to, int depth) {
 /// `a` is the pointers' layout; with `freePointers` the pointers may take
 /// any layout (a loop-carried tile, laid out for its access), so only the
 /// access's own width decides. One access moves at most `maxBits` (an
-/// atomic that has no vector form moves one element).
+/// atomic that has no vector form moves one element). With `widen`, pointers
+/// laid out narrower than memory allows (a column index shared with a 1-D
+/// access, then offset: rope's `x + D // 2`) take a layout as wide as
+/// memory allows when they, the mask, the other value and a `stored` value
+/// can be recomputed in it.
 LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
-                           bool freePointers, bool valueMoves, unsigned maxBits) {
+                           bool freePointers, bool valueMoves, unsigned maxBits,
+                           bool widen, Value stored) {
   if (!a)
     return nullptr;
   auto pointee = cast<tile::PointerType>(cast<RankedTensorType>(ptr.getType()).getElementType())
@@ -164,9 +169,18 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
     // other, keeps each instruction's footprint contiguous. The latter
     // only for a stored value that moves anyway (a product's accumulator):
     // elsewhere the move would cost more than the scattered accesses.
-    if (a->contiguousRegs(bestDim) <= here || (here < maxBits / bits && !valueMoves))
-      return a;
-    layoutBits = 128u / here;
+    unsigned allowed = std::min(std::max(1u, hint(ptr, mask, bestDim)), maxBits / bits);
+    while (allowed > 1 && (allowed & (allowed - 1)))
+      allowed &= allowed - 1;
+    if (a->contiguousRegs(bestDim) <= here) {
+      if (!widen || allowed <= here || !o.vectorWidth)
+        return a;
+      layoutBits = 128u / allowed;
+    } else {
+      if (here < maxBits / bits && !valueMoves)
+        return a;
+      layoutBits = 128u / here;
+    }
   } else if (maxBits < 128) {
     layoutBits = 128u / best;
   }
@@ -176,6 +190,10 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
     ok = canRemat(mask, *t, 0);
   if (ok && other && isTensor(other))
     ok = canRemat(other, *t, 0);
+  if (ok && stored && isTensor(stored) && width(*t, bestDim) > here) {
+    LayoutRef v = get(stored);
+    ok = (v && *v == *t) || canRemat(stored, *t, 0);
+  }
   return ok && (width(*t, bestDim) > here || bestDim == rank - 1) ? t : a;
 }
 

@@ -101,7 +101,8 @@ LogicalResult Assigner::op(Operation *op) {
     return success();
   }
   if (auto ld = dyn_cast<tile::LoadOp>(op)) {
-    LayoutRef l = access(ld.getPtr(), ld.getMask(), ld.getOther(), get(ld.getPtr()));
+    LayoutRef l = access(ld.getPtr(), ld.getMask(), ld.getOther(), get(ld.getPtr()), false,
+                         false, 128, /*widen=*/true);
     for (OpOperand &u : op->getOpOperands())
       need(u, l);
     set(ld, l);
@@ -111,7 +112,8 @@ LogicalResult Assigner::op(Operation *op) {
     LayoutRef v = get(st.getValue()), a = get(st.getPtr());
     LayoutRef l = access(st.getPtr(), st.getMask(), Value(), a, false,
                          v && a && *v != *a && !isCheapTile(st.getValue()) &&
-                             !LinearLayout::threadLocalMap(*v, *a));
+                             !LinearLayout::threadLocalMap(*v, *a),
+                         128, /*widen=*/true, st.getValue());
     // On AMD a value that is costly to move (an MFMA accumulator, whose
     // transposed blocks hold four consecutive elements of a row per lane)
     // is stored where it lies when that takes 8 bytes or more per access,
@@ -137,7 +139,7 @@ LogicalResult Assigner::op(Operation *op) {
     // accumulator added into memory, as split-K does, otherwise goes an
     // element at a time with the lanes of each instruction rows apart).
     LayoutRef l = access(at.getPtr(), at.getMask(), Value(), get(at.getPtr()), false,
-                         /*valueMoves=*/true, atomicBits(at));
+                         /*valueMoves=*/true, atomicBits(at), /*widen=*/true);
     for (OpOperand &u : op->getOpOperands())
       need(u, l);
     set(r0, l);

@@ -108,7 +108,7 @@ private:
   LayoutRef elementwise(Operation *op, Type resultType);
   LayoutRef access(Value ptr, Value mask, Value other, LayoutRef a,
                    bool freePointers = false, bool valueMoves = false,
-                   unsigned maxBits = 128);
+                   unsigned maxBits = 128, bool widen = false, Value stored = Value());
   unsigned atomicBits(tile::AtomicRMWOp op);
   LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
   unsigned storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits);

@@ -49,9 +49,11 @@
 # DOT80: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]]) -> (tensor<64x64xf32, #[[MMA]]>)
 
 # A row reduction's result is the slice of its source's layout; broadcast
-# back over the row, it meets the source where the source lies.
+# back over the row, it meets the source where the source lies. The load
+# runs 16 bytes a thread (its pointers, recomputed, take the layout memory
+# allows rather than the ranges' default of 8 bytes).
 # RUN: tritium compile %S/../Inputs/codegen/layouts.py --kernel center_rows --signature "*fp32:16,*fp32:16,256" --emit tile-opt | tile-opt --tgpu-assign-layouts="num-warps=4 target=cuda:90" --tgpu-remove-conversions="num-warps=4 target=cuda:90" | FileCheck %s --check-prefix=RED
-# RED-DAG: #[[B:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+# RED-DAG: #[[B:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 # RED-DAG: #[[S:slice[0-9]*]] = #tgpu.slice<{dim = 1, parent = #[[B]]}>
 # RED-LABEL: func.func @center_rows
 # RED: %[[X:.*]] = tile.load %{{.*}} : tensor<4x256x!tile.ptr<f32>, #[[B]]>

@@ -113,3 +113,30 @@ def carried_cols(X, Y, sx, sy, steps, BM: tl.constexpr, BN: tl.constexpr):
         tl.store(yp, x * 2.0)
         xp += BM
         yp += BM
+
+
+# Rotary embedding: the column range is shared with the 1-D loads of the
+# cos/sin rows (one element a thread), and the second half of each head is
+# reached by adding D // 2 to the pointers. Both halves still load and
+# store 16 bytes a thread: pointers laid out narrower than memory allows
+# are recomputed in a layout as wide as it allows.
+# RUN: tritium compile %s --kernel rope --signature "*fp16:16,*fp32:16,*fp32:16,*fp16:16,i32:16,i32:16,128,32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=ROPE
+# ROPE-LABEL: .entry rope(
+# ROPE-COUNT-4: ld.global.v4.b32
+# ROPE-NOT: ld.global.b16
+# ROPE-COUNT-4: st.global.v4.b32
+# ROPE-NOT: st.global.b16
+@triton.jit
+def rope(x_ptr, cos_ptr, sin_ptr, out_ptr, S, H, D: tl.constexpr, BLOCK_H: tl.constexpr):
+    t = tl.program_id(0)
+    pos = t % S
+    h = tl.arange(0, BLOCK_H)
+    d = tl.arange(0, D // 2)
+    base = x_ptr + t * H * D + h[:, None] * D + d[None, :]
+    x1 = tl.load(base).to(tl.float32)
+    x2 = tl.load(base + D // 2).to(tl.float32)
+    c = tl.load(cos_ptr + pos * (D // 2) + d)[None, :]
+    s = tl.load(sin_ptr + pos * (D // 2) + d)[None, :]
+    o = out_ptr + t * H * D + h[:, None] * D + d[None, :]
+    tl.store(o, (x1 * c - x2 * s).to(tl.float16))
+    tl.store(o + D // 2, (x2 * c + x1 * s).to(tl.float16))
