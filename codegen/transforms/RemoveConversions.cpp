@@ -439,6 +439,24 @@ void Remover::run(Operation *func) {
     for (Value r : op->getResults())
       note(r);
   });
+  // The same value converted to the same layout twice in a block is
+  // converted once (a bias row broadcast into two products, rope's cos
+  // read by both halves of the rotation): the first conversion's reader
+  // set then covers both, so a load read only through it is issued in the
+  // target layout where it was, before any store that follows.
+  func->walk([&](Block *block) {
+    llvm::DenseMap<std::pair<Value, Type>, tgpu::ConvertLayoutOp> seen;
+    for (Operation &op : llvm::make_early_inc_range(*block)) {
+      auto c = dyn_cast<tgpu::ConvertLayoutOp>(op);
+      if (!c)
+        continue;
+      auto [it, fresh] = seen.try_emplace({c.getSrc(), c.getType()}, c);
+      if (!fresh) {
+        c.getResult().replaceAllUsesWith(it->second.getResult());
+        c.erase();
+      }
+    }
+  });
   // Rematerialization, then conversions moved through control flow (which
   // may leave new ones to rematerialize), until nothing moves.
   bool madeNew = false;

@@ -119,13 +119,18 @@ def carried_cols(X, Y, sx, sy, steps, BM: tl.constexpr, BN: tl.constexpr):
 # cos/sin rows (one element a thread), and the second half of each head is
 # reached by adding D // 2 to the pointers. Both halves still load and
 # store 16 bytes a thread: pointers laid out narrower than memory allows
-# are recomputed in a layout as wide as it allows.
+# are recomputed in a layout as wide as it allows. The cos and sin rows,
+# each read by both halves, are loaded once each where the products need
+# them (8 floats a thread, two v4 loads): no round trip through shared
+# memory.
 # RUN: tritium compile %s --kernel rope --signature "*fp16:16,*fp32:16,*fp32:16,*fp16:16,i32:16,i32:16,128,32" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=ROPE
 # ROPE-LABEL: .entry rope(
-# ROPE-COUNT-4: ld.global.v4.b32
-# ROPE-NOT: ld.global.b16
+# ROPE-NOT: st.shared
+# ROPE-COUNT-8: ld.global.v4.b32
+# ROPE-NOT: ld.global
+# ROPE-NOT: st.shared
 # ROPE-COUNT-4: st.global.v4.b32
-# ROPE-NOT: st.global.b16
+# ROPE-NOT: st.global
 @triton.jit
 def rope(x_ptr, cos_ptr, sin_ptr, out_ptr, S, H, D: tl.constexpr, BLOCK_H: tl.constexpr):
     t = tl.program_id(0)
