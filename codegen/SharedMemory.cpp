@@ -378,10 +378,124 @@ LinearLayout withoutBit(const LinearLayout &l, unsigned reg, unsigned dim, int64
 
 } // namespace
 
+namespace {
+
+/// A 16-bit tile transposed between registers: each thread holds runs of 8
+/// down the columns (`from`, a tl.trans of a row-major load) and wants runs
+/// of 8 along the rows (`to`, a coalesced store's). Plain staging stores or
+/// loads one element at a time on one of the two sides. Instead the tile is
+/// staged column by column (each 16-byte run one st.shared.v4) and read
+/// back with ldmatrix.trans, which hands each lane 2 consecutive elements
+/// of a row from each of 4 matrices whose rows (the staged columns) the
+/// lanes address freely: lane t gets row t/4 of an 8-row block and the 8
+/// columns 8 (t % 4) .. +7 of a 32-column one. `to` must be that: registers
+/// 0-2 the columns +1, +2, +4, lanes the columns +8, +16 and rows +1, +2,
+/// +4, the rest whole 8 x 32 blocks; `from` runs of 8 rows in registers
+/// 0-2 starting at multiples of 8. The staged columns' 16-byte chunks are
+/// XOR-swizzled so that neither side's accesses meet in a bank.
+bool convertTransposedLdmatrix(Lowering &L, const Lowered &src, llvm::Type *ty,
+                               const LinearLayout &to, std::vector<llvm::Value *> &out) {
+  const LinearLayout &from = *src.layout;
+  if (!L.target.isNvidia() || from.rank() != 2 || to.rank() != 2 ||
+      from.shape() != to.shape() || ty->getPrimitiveSizeInBits() != 16)
+    return false;
+  int64_t R = to.shape()[0], C = to.shape()[1];
+  if (R % 8 || C % 32 || from.numRegs() % 8 || to.numRegs() % 8)
+    return false;
+  auto is = [](const Coord &c, int64_t r, int64_t k) { return c[0] == r && c[1] == k; };
+  const auto &fr = from.bases(LinearLayout::Reg);
+  const auto &tr = to.bases(LinearLayout::Reg), &tl = to.bases(LinearLayout::Lane);
+  if (fr.size() < 3 || !is(fr[0], 1, 0) || !is(fr[1], 2, 0) || !is(fr[2], 4, 0))
+    return false;
+  if (tr.size() < 3 || !is(tr[0], 0, 1) || !is(tr[1], 0, 2) || !is(tr[2], 0, 4) ||
+      tl.size() != 5 || !is(tl[0], 0, 8) || !is(tl[1], 0, 16) || !is(tl[2], 1, 0) ||
+      !is(tl[3], 2, 0) || !is(tl[4], 4, 0))
+    return false;
+  auto wholeBlocks = [](const std::vector<Coord> &bs, size_t first, int64_t rows, int64_t cols) {
+    for (size_t i = first; i < bs.size(); ++i)
+      if (bs[i][0] % rows || bs[i][1] % cols)
+        return false;
+    return true;
+  };
+  if (!wholeBlocks(fr, 3, 8, 1) || !wholeBlocks(from.bases(LinearLayout::Lane), 0, 8, 1) ||
+      !wholeBlocks(from.bases(LinearLayout::Warp), 0, 8, 1) || !wholeBlocks(tr, 3, 8, 32) ||
+      !wholeBlocks(to.bases(LinearLayout::Warp), 0, 8, 32))
+    return false;
+
+  auto &b = L.b;
+  unsigned chunks = unsigned(R / 8);
+  unsigned colBytes = unsigned(R * 2);
+  // Element (row, col) of the staged tile: column `col` at col * 2R, its
+  // 16-byte chunk row / 8 XOR a key of the column (its bits 0, 3, 4: the
+  // eight columns one ldmatrix matrix reads, and the columns lanes 8 apart
+  // store, fall in distinct chunks).
+  auto offset = [&](llvm::Value *row, llvm::Value *col) {
+    llvm::Value *key = b.CreateOr(b.CreateAnd(col, L.i32(1)),
+                                  b.CreateAnd(b.CreateLShr(col, L.i32(2)), L.i32(6)));
+    key = b.CreateAnd(key, L.i32(std::min(chunks, 8u) - 1));
+    llvm::Value *chunk = b.CreateXor(b.CreateLShr(row, L.i32(3)), key);
+    return b.CreateAdd(L.i32(L.scratchStart()),
+                       b.CreateAdd(b.CreateMul(col, L.i32(colBytes)),
+                                   b.CreateShl(chunk, L.i32(4))));
+  };
+  auto *i32 = b.getInt32Ty();
+  auto *i16 = b.getInt16Ty();
+  L.barrierBeforeStaging();
+  L.reserveShared(unsigned(R * C * 2));
+  L.stagingTouched = true;
+  for (unsigned g = 0; g < from.numRegs(); g += 8) {
+    if (from.isReplicaReg(g))
+      continue;
+    llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(i32, 4));
+    for (unsigned j = 0; j < 4; ++j) {
+      llvm::Value *lo = b.CreateZExt(b.CreateBitCast(src.regs[g + 2 * j], i16), i32);
+      llvm::Value *hi = b.CreateZExt(b.CreateBitCast(src.regs[g + 2 * j + 1], i16), i32);
+      vec = b.CreateInsertElement(vec, b.CreateOr(lo, b.CreateShl(hi, L.i32(16))), uint64_t(j));
+    }
+    llvm::Value *p = L.sharedBytePtr(offset(L.coord(from, g, 0), L.coord(from, g, 1)));
+    b.CreateAlignedStore(vec, p, llvm::Align(16));
+  }
+  L.barrier();
+  auto *ld = llvm::InlineAsm::get(
+      llvm::FunctionType::get(llvm::StructType::get(L.ctx, {i32, i32, i32, i32}),
+                              {b.getInt64Ty()}, false),
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];",
+      "=r,=r,=r,=r,l", true);
+  llvm::Value *lane = L.laneId();
+  // Lane i names row i % 8 of matrix i / 8: the column 2 (i / 8) + i % 2 +
+  // 8 ((i / 2) % 4) of the block, at the block's first row.
+  llvm::Value *m = b.CreateLShr(lane, L.i32(3)), *rho = b.CreateAnd(lane, L.i32(7));
+  llvm::Value *within =
+      b.CreateAdd(b.CreateAdd(b.CreateShl(m, L.i32(1)), b.CreateAnd(rho, L.i32(1))),
+                  b.CreateShl(b.CreateLShr(rho, L.i32(1)), L.i32(3)));
+  llvm::Value *ownCol = b.CreateShl(b.CreateAnd(lane, L.i32(3)), L.i32(3));
+  llvm::Value *ownRow = b.CreateAnd(b.CreateLShr(lane, L.i32(2)), L.i32(7));
+  out.assign(to.numRegs(), nullptr);
+  for (unsigned k = 0; k < to.numRegs(); k += 8) {
+    llvm::Value *row0 = b.CreateSub(L.coord(to, k, 0), ownRow);
+    llvm::Value *col0 = b.CreateSub(L.coord(to, k, 1), ownCol);
+    llvm::Value *addr = L.sharedBytePtr(offset(row0, b.CreateAdd(col0, within)));
+    llvm::Value *res = b.CreateCall(ld, {b.CreatePtrToInt(addr, b.getInt64Ty())});
+    for (unsigned j = 0; j < 4; ++j) {
+      llvm::Value *w = b.CreateExtractValue(res, j);
+      out[k + 2 * j] = b.CreateBitCast(b.CreateTrunc(w, i16), ty);
+      out[k + 2 * j + 1] = b.CreateBitCast(b.CreateTrunc(b.CreateLShr(w, L.i32(16)), i16), ty);
+    }
+  }
+  return true;
+}
+
+} // namespace
+
 std::vector<llvm::Value *> Lowering::convertRegs(const Lowered &src,
                                                  llvm::Type *ty,
                                                  const LinearLayout &to,
                                                  unsigned padLast) {
+  {
+    std::vector<llvm::Value *> out;
+    if (padLast == 0 && convertTransposedLdmatrix(*this, src, ty, to, out))
+      return out;
+  }
   // A tile larger than kConversionChunkBytes moves in parts, each a set of
   // coordinate bits that registers alone select in both layouts (rows of
   // a product's accumulator held in the same registers before and after),

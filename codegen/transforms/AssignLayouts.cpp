@@ -208,6 +208,51 @@ unsigned Assigner::atomicBits(tile::AtomicRMWOp op) {
   return vector ? 128 : bits;
 }
 
+/// For a store of a 16-bit [R, C] tile whose value runs down the columns
+/// (registers 0-2 the rows +1, +2, +4) and whose memory runs along the rows
+/// 8 elements or more at a time (its access layout `access` 8 a thread
+/// along the rows): the layout a shared-memory transposition reads with
+/// ldmatrix.trans (the lowering's convertTransposedLdmatrix), registers
+/// 0-2 the columns +1, +2, +4, lanes the columns +8, +16 and the rows +1,
+/// +2, +4, warps then registers over the 8 x 32 blocks left (rows first
+/// for the warps, columns first for the registers). Null otherwise.
+LayoutRef Assigner::transposedStoreLayout(tile::StoreOp st, LayoutRef value, LayoutRef access) {
+  if (!value || !access || !o.amdArch.empty() || o.warpSize != 32 || value->rank() != 2)
+    return nullptr;
+  Type e = cast<tile::PointerType>(getElementTypeOrSelf(st.getPtr().getType())).getPointeeType();
+  if (isa<tile::PointerType>(e) || e.getIntOrFloatBitWidth() != 16)
+    return nullptr;
+  const auto &vr = value->bases(LinearLayout::Reg);
+  if (vr.size() < 3 || vr[0] != Coord{1, 0} || vr[1] != Coord{2, 0} || vr[2] != Coord{4, 0})
+    return nullptr;
+  if (access->contiguousRegs(1) < 8 || hint(st.getPtr(), st.getMask(), 1) < 8)
+    return nullptr;
+  std::vector<int64_t> shape = value->shape();
+  int64_t R = shape[0], C = shape[1];
+  if (R % 8 || C % 32)
+    return nullptr;
+  std::vector<Coord> reg = {{0, 1}, {0, 2}, {0, 4}};
+  std::vector<Coord> lane = {{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}};
+  std::vector<Coord> warp;
+  int64_t rows = 8, cols = 32;
+  for (unsigned w = o.numWarps; w > 1; w /= 2) {
+    if (rows < R) {
+      warp.push_back({rows, 0});
+      rows *= 2;
+    } else if (cols < C) {
+      warp.push_back({0, cols});
+      cols *= 2;
+    } else {
+      warp.push_back({0, 0});
+    }
+  }
+  for (; cols < C; cols *= 2)
+    reg.push_back({0, cols});
+  for (; rows < R; rows *= 2)
+    reg.push_back({rows, 0});
+  return share(LinearLayout(shape, reg, lane, warp));
+}
+
 /// Elements per access of a store in layout `l` (and the element's bits).
 unsigned Assigner::storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits) {
   auto pointee = cast<tile::PointerType>(getElementTypeOrSelf(st.getPtr().getType()))

@@ -126,6 +126,17 @@ LogicalResult Assigner::op(Operation *op) {
           (!st.getMask() || !isTensor(st.getMask()) || canRemat(st.getMask(), *v, 0)))
         l = v;
     }
+    // A 16-bit tile transposed in registers (runs down the columns, a
+    // tl.trans of a row-major load) stored along its rows: the layout the
+    // conversion reads with ldmatrix.trans (8 consecutive elements a
+    // thread, 4 lanes across 32 columns, 8 down the rows: each store
+    // instruction still writes whole 64-byte runs).
+    if (LayoutRef t = transposedStoreLayout(st, v, l)) {
+      bool ok = canRemat(st.getPtr(), *t, 0) &&
+                (!st.getMask() || !isTensor(st.getMask()) || canRemat(st.getMask(), *t, 0));
+      if (ok)
+        l = t;
+    }
     for (OpOperand &u : op->getOpOperands())
       need(u, l);
     return success();

@@ -110,6 +110,7 @@ private:
                    bool freePointers = false, bool valueMoves = false,
                    unsigned maxBits = 128, bool widen = false, Value stored = Value());
   unsigned atomicBits(tile::AtomicRMWOp op);
+  LayoutRef transposedStoreLayout(tile::StoreOp st, LayoutRef value, LayoutRef access);
   LayoutRef asyncCopyLayout(tgpu::AsyncCopyOp copy);
   unsigned storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned &bits);
   LayoutRef carriedPointerLayout(Value arg, LayoutRef init);

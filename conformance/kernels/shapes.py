@@ -209,6 +209,15 @@ def _tr_ref(a, p):
     return {"out": f64(a.x).T}
 
 
+def _tr64_run(a, p):
+    # 64 x 64 tiles: with M and N multiples of 16 the transposed store runs
+    # 16 bytes along its rows and a 16-bit tile goes through shared memory
+    # as ldmatrix.trans reads it; other shapes take the plain staging.
+    m, n = p.shape
+    transpose_kernel[(cdiv(m, 64), cdiv(n, 64))](a.x, a.out, m, n, BM=64,
+                                                 BN=64, HOW=p.how)
+
+
 def _r3_make(p, rng):
     a, b, c = p.dims
     return dict(x=rand(rng, a * b * c, "int32"),
@@ -338,6 +347,13 @@ MANIFESTS = [
              {"out": None},
              params=dict(shape=SHAPES2, dtype=["fp32", "int16", "bf16",
                                                "uint8", "fp64"],
+                         how=["trans", "T", "permute"])),
+    Manifest("transpose_64", transpose_kernel, _tr_make, _tr64_run, _tr_ref,
+             {"out": None},
+             params=dict(shape=[(64, 64), (128, 192), (96, 64), (256, 128),
+                                (50, 70), (64, 160)],
+                         dtype=["fp16", "bf16", "int16", "uint16", "fp16",
+                                "fp32"],
                          how=["trans", "T", "permute"])),
     Manifest("reshape_permute_3d", reshape3d_kernel, _r3_make, _r3_run,
              _r3_ref, {"out": None},

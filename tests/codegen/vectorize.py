@@ -145,3 +145,34 @@ def rope(x_ptr, cos_ptr, sin_ptr, out_ptr, S, H, D: tl.constexpr, BLOCK_H: tl.co
     o = out_ptr + t * H * D + h[:, None] * D + d[None, :]
     tl.store(o, (x1 * c - x2 * s).to(tl.float16))
     tl.store(o + D // 2, (x2 * c + x1 * s).to(tl.float16))
+
+
+# A 16-bit tile transposed with tl.trans and stored along its rows: the
+# tile goes through shared memory column by column (one st.shared.v4 per
+# run of 8 the load gave each thread) and comes back with ldmatrix.trans
+# as the store wants it (8 consecutive elements a thread, 4 lanes across
+# 32 columns): no access of one element at a time on either side. Before
+# sm_90 too (ldmatrix is sm_75's).
+# RUN: tritium compile %s --kernel transpose --signature "*fp16:16,*fp16:16,i32:16,i32:16,64" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=TRANS
+# RUN: tritium compile %s --kernel transpose --signature "*bf16:16,*bf16:16,i32:16,i32:16,64" --target cuda:80 --emit ptx | FileCheck %s --check-prefix=TRANS
+# TRANS-LABEL: .entry transpose(
+# TRANS-COUNT-4: ld.global.v4.b32
+# TRANS-COUNT-4: st.shared.v4.b32
+# TRANS: bar.sync
+# TRANS-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# TRANS-COUNT-4: st.global.v4.b32
+# TRANS-NOT: st.shared.b16
+# TRANS-NOT: ld.shared
+# The store's layout: 8 columns a thread, lanes 4 across and 8 down.
+# RUN: tritium compile %s --kernel transpose --signature "*fp16:16,*fp16:16,i32:16,i32:16,64" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=TRANSL
+# TRANSL: #[[T:linear[0-9]*]] = #tgpu.linear<{register = {{\[\[}}0, 1], [0, 2], [0, 4], [0, 32], [32, 0]], lane = {{\[\[}}0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}8, 0], [16, 0]]}>
+# TRANSL: tile.store {{.*}} : tensor<64x64x!tile.ptr<f16>, #[[T]]>
+# Rows of unknown length (no 16-byte runs to store): the plain staging.
+# RUN: tritium compile %s --kernel transpose --signature "*fp16:16,*fp16:16,i32,i32,64" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=TRANSU
+# TRANSU-NOT: ldmatrix
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BLOCK: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    rn = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    tl.store(y_ptr + rn[:, None] * M + rm[None, :], tl.trans(x))
