@@ -1,0 +1,511 @@
+"""More kernels in the tutorials' styles, tritium next to Triton on a GPU.
+
+bench/gpu_bench.py times the tutorials' own kernels, autotuned. This script
+times kernels written the way users write them outside that set, each at
+one fixed configuration given to both sides, same inputs, same
+triton.testing.do_bench (warmup 25 ms, rep 100 ms), --rounds rounds in
+alternating order, each side's median: vector add (01), RMS norm, a
+column sum (reduction down the columns), a transpose through tl.trans,
+split-K matmul accumulated with atomics, int8 matmul, GEMV, an embedding
+gather, rotary embedding, cross entropy (online softmax over the vocabulary),
+row argmax, softmax backward, 09's matmuls through host and device tensor
+descriptors (plain, persistent, epilogue subtiling, warp specialization)
+and 03's matmul with its leaky_relu epilogue. Each row prints the largest
+difference between the two sides' outputs.
+
+Needs a GPU, torch and Triton. Run:
+``PYTHONPATH=python python3 bench/gpu_more.py [--only SUBSTRING] [--rounds N]``.
+"""
+import argparse
+import statistics
+import sys
+
+import torch
+import triton
+import triton.language as tl
+import tritium
+
+dev = "cuda"
+
+
+@triton.jit
+def vadd(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+@triton.jit
+def rmsnorm(x_ptr, w_ptr, y_ptr, stride, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < N
+    x = tl.load(x_ptr + row * stride + cols, mask=m, other=0.).to(tl.float32)
+    rms = tl.rsqrt(tl.sum(x * x, axis=0) / N + eps)
+    w = tl.load(w_ptr + cols, mask=m)
+    tl.store(y_ptr + row * stride + cols, (x * rms * w).to(y_ptr.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def colsum(x_ptr, out_ptr, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for m0 in range(0, M, BLOCK_M):
+        rows = m0 + tl.arange(0, BLOCK_M)
+        acc += tl.load(x_ptr + rows[:, None] * stride + cols[None, :],
+                       mask=(rows[:, None] < M) & (cols[None, :] < N), other=0.)
+    tl.store(out_ptr + cols, tl.sum(acc, axis=0), mask=cols < N)
+
+
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BLOCK: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BLOCK + tl.arange(0, BLOCK)
+    rn = pn * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    tl.store(y_ptr + rn[:, None] * M + rm[None, :], tl.trans(x))
+
+
+@triton.jit
+def splitk(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+           SPLIT_K: tl.constexpr):
+    pid = tl.program_id(0)
+    pid_k = tl.program_id(1)
+    grid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // grid_n
+    pid_n = pid % grid_n
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * SPLIT_K
+        b_ptrs += BLOCK_K * SPLIT_K * stride_bk
+    tl.atomic_add(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc)
+
+
+@triton.jit
+def mm_i8(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm,
+          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    grid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // grid_n
+    pid_n = pid % grid_n
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    for k in range(0, K, BLOCK_K):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc)
+
+
+@triton.jit
+def gemv(a_ptr, x_ptr, y_ptr, M, K, stride_am, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(0)
+    rm = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+    acc = tl.zeros((BLOCK_M, BLOCK_K), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + rm[:, None] * stride_am + rk[None, :])
+        x = tl.load(x_ptr + rk)
+        acc += a.to(tl.float32) * x.to(tl.float32)[None, :]
+    tl.store(y_ptr + rm, tl.sum(acc, axis=1))
+
+
+@triton.jit
+def embed(idx_ptr, table_ptr, out_ptr, D, ROWS: tl.constexpr, BLOCK_D: tl.constexpr):
+    pid = tl.program_id(0)
+    r = pid * ROWS + tl.arange(0, ROWS)
+    idx = tl.load(idx_ptr + r)
+    d = tl.arange(0, BLOCK_D)
+    v = tl.load(table_ptr + idx[:, None] * D + d[None, :])
+    tl.store(out_ptr + r[:, None] * D + d[None, :], v)
+
+
+@triton.jit
+def rope(x_ptr, cos_ptr, sin_ptr, out_ptr, S, H, D: tl.constexpr, BLOCK_H: tl.constexpr):
+    # x: [tokens, H, D]; cos/sin: [S, D // 2]; token t uses position t % S.
+    t = tl.program_id(0)
+    pos = t % S
+    h = tl.arange(0, BLOCK_H)
+    d = tl.arange(0, D // 2)
+    base = x_ptr + t * H * D + h[:, None] * D + d[None, :]
+    x1 = tl.load(base).to(tl.float32)
+    x2 = tl.load(base + D // 2).to(tl.float32)
+    c = tl.load(cos_ptr + pos * (D // 2) + d)[None, :]
+    s = tl.load(sin_ptr + pos * (D // 2) + d)[None, :]
+    o = out_ptr + t * H * D + h[:, None] * D + d[None, :]
+    tl.store(o, (x1 * c - x2 * s).to(tl.float16))
+    tl.store(o + D // 2, (x2 * c + x1 * s).to(tl.float16))
+
+
+@triton.jit
+def xent(logits_ptr, labels_ptr, loss_ptr, N, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    p = logits_ptr + row * stride
+    m = tl.full((BLOCK,), float("-inf"), tl.float32)
+    s = tl.zeros((BLOCK,), dtype=tl.float32)
+    for n0 in range(0, N, BLOCK):
+        cols = n0 + tl.arange(0, BLOCK)
+        x = tl.load(p + cols, mask=cols < N, other=float("-inf"))
+        m_new = tl.maximum(m, x)
+        s = s * tl.exp(m - m_new) + tl.exp(x - m_new)
+        m = m_new
+    mx = tl.max(m, axis=0)
+    total = tl.sum(s * tl.exp(m - mx), axis=0)
+    label = tl.load(labels_ptr + row)
+    tl.store(loss_ptr + row, tl.log(total) + mx - tl.load(p + label))
+
+
+@triton.jit
+def argmax_rows(x_ptr, out_ptr, N, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < N, other=float("-inf"))
+    tl.store(out_ptr + row, tl.argmax(x, axis=0))
+
+
+@triton.jit
+def softmax_bwd(dy_ptr, y_ptr, dx_ptr, stride, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < N
+    dy = tl.load(dy_ptr + row * stride + cols, mask=m, other=0.).to(tl.float32)
+    y = tl.load(y_ptr + row * stride + cols, mask=m, other=0.).to(tl.float32)
+    dx = y * (dy - tl.sum(dy * y, axis=0))
+    tl.store(dx_ptr + row * stride + cols, dx.to(tl.float16), mask=m)
+
+
+@triton.jit
+def _compute_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_SIZE_M):
+    group_id = tile_id // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + (tile_id % group_size_m)
+    pid_n = (tile_id % num_pid_in_group) // group_size_m
+    return pid_m, pid_n
+
+
+@triton.jit
+def mm_tma(a_desc, b_desc, c_desc, M, N, K, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+           BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    pid_m, pid_n = _compute_pid(pid, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    offs_am = pid_m * BLOCK_SIZE_M
+    offs_bn = pid_n * BLOCK_SIZE_N
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in tl.range(k_tiles, warp_specialize=WARP_SPECIALIZE):
+        offs_k = k * BLOCK_SIZE_K
+        a = a_desc.load([offs_am, offs_k])
+        b = b_desc.load([offs_bn, offs_k])
+        accumulator = tl.dot(a, b.T, accumulator)
+    c = accumulator.to(tl.float16)
+    c_desc.store([pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N], c)
+
+
+@triton.jit
+def mm_tma_persistent(a_desc, b_desc, c_desc, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+                      BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                      GROUP_SIZE_M: tl.constexpr, EPILOGUE_SUBTILE: tl.constexpr,
+                      NUM_SMS: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    start_pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    num_tiles = num_pid_m * num_pid_n
+    tile_id_c = start_pid - NUM_SMS
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True, warp_specialize=WARP_SPECIALIZE):
+        pid_m, pid_n = _compute_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        offs_am = pid_m * BLOCK_SIZE_M
+        offs_bn = pid_n * BLOCK_SIZE_N
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for ki in range(k_tiles):
+            offs_k = ki * BLOCK_SIZE_K
+            a = a_desc.load([offs_am, offs_k])
+            b = b_desc.load([offs_bn, offs_k])
+            accumulator = tl.dot(a, b.T, accumulator)
+        tile_id_c += NUM_SMS
+        pid_m, pid_n = _compute_pid(tile_id_c, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        offs_am_c = pid_m * BLOCK_SIZE_M
+        offs_bn_c = pid_n * BLOCK_SIZE_N
+        if EPILOGUE_SUBTILE:
+            acc = tl.reshape(accumulator, (BLOCK_SIZE_M, 2, BLOCK_SIZE_N // 2))
+            acc = tl.permute(acc, (0, 2, 1))
+            acc0, acc1 = tl.split(acc)
+            c0 = acc0.to(tl.float16)
+            c_desc.store([offs_am_c, offs_bn_c], c0)
+            c1 = acc1.to(tl.float16)
+            c_desc.store([offs_am_c, offs_bn_c + BLOCK_SIZE_N // 2], c1)
+        else:
+            c_desc.store([offs_am_c, offs_bn_c], accumulator.to(tl.float16))
+
+
+@triton.jit
+def mm_desc_persistent(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+                       BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                       GROUP_SIZE_M: tl.constexpr, EPILOGUE_SUBTILE: tl.constexpr,
+                       NUM_SMS: tl.constexpr, WARP_SPECIALIZE: tl.constexpr, FLATTEN: tl.constexpr):
+    dtype = c_ptr.dtype.element_ty
+    start_pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    num_tiles = num_pid_m * num_pid_n
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N if not EPILOGUE_SUBTILE else BLOCK_SIZE_N // 2])
+    tile_id_c = start_pid - NUM_SMS
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=FLATTEN, warp_specialize=WARP_SPECIALIZE):
+        pid_m, pid_n = _compute_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        offs_am = pid_m * BLOCK_SIZE_M
+        offs_bn = pid_n * BLOCK_SIZE_N
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for ki in range(k_tiles):
+            offs_k = ki * BLOCK_SIZE_K
+            a = a_desc.load([offs_am, offs_k])
+            b = b_desc.load([offs_bn, offs_k])
+            accumulator = tl.dot(a, b.T, accumulator)
+        tile_id_c += NUM_SMS
+        pid_m, pid_n = _compute_pid(tile_id_c, num_pid_in_group, num_pid_m, GROUP_SIZE_M)
+        offs_cm = pid_m * BLOCK_SIZE_M
+        offs_cn = pid_n * BLOCK_SIZE_N
+        if EPILOGUE_SUBTILE:
+            acc = tl.reshape(accumulator, (BLOCK_SIZE_M, 2, BLOCK_SIZE_N // 2))
+            acc = tl.permute(acc, (0, 2, 1))
+            acc0, acc1 = tl.split(acc)
+            c_desc.store([offs_cm, offs_cn], acc0.to(dtype))
+            c_desc.store([offs_cm, offs_cn + BLOCK_SIZE_N // 2], acc1.to(dtype))
+        else:
+            c_desc.store([offs_cm, offs_cn], accumulator.to(dtype))
+
+
+@triton.jit
+def leaky_relu(x):
+    return tl.where(x >= 0, x, 0.01 * x)
+
+
+@triton.jit
+def mm_act(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+           BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+           GROUP_SIZE_M: tl.constexpr, ACTIVATION: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    if ACTIVATION == "leaky_relu":
+        accumulator = leaky_relu(accumulator)
+    c = accumulator.to(tl.float16)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+def cases():
+    g = torch.Generator(device=dev).manual_seed(0)
+    out = []
+
+    def rn(*s, dt=torch.float32):
+        return torch.randn(s, device=dev, generator=g).to(dt)
+
+    n = 1 << 28
+    x, y = rn(n), rn(n)
+    o = torch.empty_like(x)
+    out.append(("vadd fp32 2^28", vadd, (triton.cdiv(n, 1024),), (x, y, o, n), dict(BLOCK=1024), [o],
+                3 * n * 4, "B"))
+    M, N = 8192, 4096
+    x = rn(M, N, dt=torch.float16); w = rn(N, dt=torch.float16); yy = torch.empty_like(x)
+    out.append(("rmsnorm fp16 8192x4096", rmsnorm, (M,), (x, w, yy, N, N, 1e-6), dict(BLOCK=4096, num_warps=8), [yy],
+                2 * M * N * 2, "B"))
+    M, N = 8192, 8192
+    x = rn(M, N); o = torch.empty(N, device=dev)
+    out.append(("colsum fp32 8192^2", colsum, (N // 64,), (x, o, M, N, N), dict(BLOCK_M=64, BLOCK_N=64), [o],
+                M * N * 4, "B"))
+    x = rn(M, N, dt=torch.float16); yt = torch.empty_like(x)
+    out.append(("transpose fp16 8192^2", transpose, (M // 64, N // 64), (x, yt, M, N), dict(BLOCK=64), [yt],
+                2 * M * N * 2, "B"))
+    M, N, K = 1024, 1024, 32768
+    a = rn(M, K, dt=torch.float16); b = rn(K, N, dt=torch.float16); c = torch.zeros(M, N, device=dev)
+    out.append(("split-K fp16 1024x1024x32768 atomics", splitk, ((M // 128) * (N // 128), 8),
+                (a, b, c, M, N, K, K, N, N), dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, SPLIT_K=8, num_warps=8, num_stages=3),
+                [c], 2 * M * N * K, "F", "zero"))
+    M = N = K = 4096
+    a = torch.randint(-8, 8, (M, K), device=dev, dtype=torch.int8, generator=g)
+    b = torch.randint(-8, 8, (N, K), device=dev, dtype=torch.int8, generator=g)
+    c = torch.empty(M, N, device=dev, dtype=torch.int32)
+    out.append(("int8 matmul 4096^3", mm_i8, ((M // 128) * (N // 256),), (a, b, c, M, N, K, K, K, N),
+                dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=128, num_warps=8, num_stages=3), [c], 2 * M * N * K, "F"))
+    M = K = 16384
+    a = rn(M, K, dt=torch.float16); xv = rn(K, dt=torch.float16); yv = torch.empty(M, device=dev)
+    out.append(("gemv fp16 16384^2", gemv, (M // 64,), (a, xv, yv, M, K, K), dict(BLOCK_M=64, BLOCK_K=256, num_warps=4),
+                [yv], M * K * 2, "B"))
+    V, D, T = 50000, 1024, 32768
+    table = rn(V, D, dt=torch.float16)
+    idx = torch.randint(0, V, (T,), device=dev, generator=g)
+    eo = torch.empty(T, D, device=dev, dtype=torch.float16)
+    out.append(("embedding gather fp16 32768x1024", embed, (T // 16,), (idx, table, eo, D), dict(ROWS=16, BLOCK_D=1024),
+                [eo], 2 * T * D * 2, "B"))
+    T, H, D, S = 16384, 32, 128, 4096
+    xr = rn(T, H, D, dt=torch.float16); cs = rn(S, D // 2); sn = rn(S, D // 2); ro = torch.empty_like(xr)
+    out.append(("rope fp16 16384x32x128", rope, (T,), (xr, cs, sn, ro, S, H), dict(D=128, BLOCK_H=32, num_warps=4),
+                [ro], 2 * T * H * D * 2, "B"))
+    R, V = 4096, 32000
+    lg = rn(R, V); lab = torch.randint(0, V, (R,), device=dev, generator=g); loss = torch.empty(R, device=dev)
+    out.append(("cross entropy fp32 4096x32000", xent, (R,), (lg, lab, loss, V, V), dict(BLOCK=4096, num_warps=8),
+                [loss], R * V * 4, "B"))
+    M, N = 16384, 4096
+    xa = rn(M, N); am = torch.empty(M, device=dev, dtype=torch.int32)
+    out.append(("argmax fp32 16384x4096", argmax_rows, (M,), (xa, am, N, N), dict(BLOCK=4096, num_warps=8), [am],
+                M * N * 4, "B"))
+    M, N = 8192, 8192
+    dy = rn(M, N, dt=torch.float16); ys = torch.softmax(rn(M, N), -1).half(); dx = torch.empty_like(dy)
+    out.append(("softmax bwd fp16 8192^2", softmax_bwd, (M,), (dy, ys, dx, N, N), dict(BLOCK=8192, num_warps=16), [dx],
+                3 * M * N * 2, "B"))
+    # 09's matmuls through tensor descriptors (host ones per side: each
+    # package's own TensorDescriptor), 8192^3 fp16, B K-major.
+    S = 8192
+    a = rn(S, S, dt=torch.float16); bT = rn(S, S, dt=torch.float16)
+    c = torch.empty(S, S, device=dev, dtype=torch.float16)
+    nsm = torch.cuda.get_device_properties(0).multi_processor_count
+    BM, BN, BK = 128, 256, 64
+
+    def descs(side, sub):
+        TD = _triton_td() if side == "T" else _tritium_td()
+        return (TD.from_tensor(a, [BM, BK]), TD.from_tensor(bT, [BN, BK]),
+                TD.from_tensor(c, [BM, BN // 2 if sub else BN]))
+    for ws in (False, True):
+        out.append(("09 tma fp16 8192^3%s" % (" ws" if ws else ""), mm_tma, ((S // BM) * (S // BN),),
+                    (lambda side: descs(side, False) + (S, S, S)),
+                    dict(BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK, GROUP_SIZE_M=8,
+                         WARP_SPECIALIZE=ws, num_warps=8, num_stages=3), [c], 2 * S ** 3, "F"))
+    for sub, ws in ((True, False), (False, False), (True, True)):
+        out.append(("09 tma persistent fp16 8192^3%s%s" % (" subtile" if sub else "", " ws" if ws else ""),
+                    mm_tma_persistent, (min(nsm, (S // BM) * (S // BN)),),
+                    (lambda side, sub=sub: descs(side, sub) + (S, S, S)),
+                    dict(BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK, GROUP_SIZE_M=8,
+                         EPILOGUE_SUBTILE=sub, NUM_SMS=nsm, WARP_SPECIALIZE=ws, num_warps=8, num_stages=3),
+                    [c], 2 * S ** 3, "F"))
+    for sub, ws, fl in ((True, False, True), (False, True, False)):
+        out.append(("09 desc persistent fp16 8192^3%s%s%s" % (" subtile" if sub else "", " ws" if ws else "",
+                                                            " flatten" if fl else ""),
+                    mm_desc_persistent, (min(nsm, (S // BM) * (S // BN)),), (a, bT, c, S, S, S),
+                    dict(BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK, GROUP_SIZE_M=8,
+                         EPILOGUE_SUBTILE=sub, NUM_SMS=nsm, WARP_SPECIALIZE=ws, FLATTEN=fl,
+                         num_warps=8, num_stages=3), [c], 2 * S ** 3, "F"))
+    M = N = K = 4096
+    a = rn(M, K, dt=torch.float16); b = rn(K, N, dt=torch.float16).T.contiguous().T
+    c2 = torch.empty(M, N, device=dev, dtype=torch.float16)
+    out.append(("03 matmul leaky_relu fp16 4096^3", mm_act, ((M // 128) * (N // 256),),
+                (a, b, c2, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c2.stride(0), c2.stride(1)),
+                dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, ACTIVATION="leaky_relu",
+                     num_warps=8, num_stages=3), [c2], 2 * M * N * K, "F"))
+    return out
+
+
+def _triton_td():
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    return TensorDescriptor
+
+
+def _tritium_td():
+    from tritium.tensor_descriptor import TensorDescriptor
+    return TensorDescriptor
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", action="append", default=[],
+                    help="run rows whose name contains SUBSTR (repeatable)")
+    ap.add_argument("--rounds", type=int, default=3)
+    args_ = ap.parse_args(argv)
+    try:
+        triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device=dev))
+    except Exception as e:  # noqa: BLE001 - older Triton: device descriptors fail there
+        print("no set_allocator:", e)
+    rows = []
+    for case in cases():
+        name, fn, grid, args, kw, outs, work, unit = case[:8]
+        if args_.only and not any(s in name for s in args_.only):
+            continue
+        zero = len(case) > 8
+        tk = tritium.jit(fn.fn)
+        res, times = {}, {}
+        argsOf = {side: (args(side) if callable(args) else args) for side in ("T", "t")}
+        try:
+            for side, k in (("T", fn), ("t", tk)):
+                for o in outs:
+                    o.zero_()
+                k[grid](*argsOf[side], **kw)
+                torch.cuda.synchronize()
+                res[side] = [o.clone() for o in outs]
+                times[side] = []
+            for r in range(args_.rounds):
+                order = (("T", fn), ("t", tk))
+                for side, k in (order if r % 2 == 0 else order[::-1]):
+                    def run(k=k, a=argsOf[side]):
+                        if zero:
+                            outs[0].zero_()
+                        k[grid](*a, **kw)
+                    times[side].append(triton.testing.do_bench(run, warmup=25, rep=100))
+            diff = max((a.double() - b.double()).abs().max().item()
+                       for a, b in zip(res["T"], res["t"]))
+            tT, tt = statistics.median(times["T"]), statistics.median(times["t"])
+            perf = (lambda ms: work / ms / 1e6) if unit == "B" else (lambda ms: work / ms / 1e9)
+            u = "GB/s" if unit == "B" else "TFLOP/s"
+            rows.append((name, perf(tT), perf(tt), u, tT / tt, diff))
+            print("%-44s Triton %.4f ms  tritium %.4f ms  ratio %.3f  max diff %.3g"
+                  % (name, tT, tt, tT / tt, diff), flush=True)
+        except Exception as e:  # noqa: BLE001 - the row reports it
+            msg = str(e).splitlines()[0][:300] if str(e) else repr(e)
+            print("%-44s ERROR %s" % (name, msg), flush=True)
+            rows.append((name, 0.0, 0.0, "-", 0.0, float("nan")))
+    print("\n| kernel | Triton | tritium | unit | tritium/Triton | max diff |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print("| %s | %.1f | %.1f | %s | %.3f | %.3g |" % r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
