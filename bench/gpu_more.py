@@ -342,6 +342,113 @@ def mm_act(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride
     tl.store(c_ptrs, c, mask=c_mask)
 
 
+@triton.jit
+def ln_bwd_dwdb(DW, DB, FINAL_DW, FINAL_DB, M, N, BLOCK_SIZE_M: tl.constexpr,
+                BLOCK_SIZE_N: tl.constexpr):
+    # 05's second backward kernel: the partial dW/dB rows summed.
+    pid = tl.program_id(0)
+    cols = pid * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    dw = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    db = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for i in range(0, M, BLOCK_SIZE_M):
+        rows = i + tl.arange(0, BLOCK_SIZE_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        offs = rows[:, None] * N + cols[None, :]
+        dw += tl.load(DW + offs, mask=mask, other=0.)
+        db += tl.load(DB + offs, mask=mask, other=0.)
+    tl.store(FINAL_DW + cols, tl.sum(dw, axis=0), mask=cols < N)
+    tl.store(FINAL_DB + cols, tl.sum(db, axis=0), mask=cols < N)
+
+
+@triton.jit
+def asin_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
+    # 07's extern function call.
+    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.asin(x), mask=m)
+
+
+@triton.jit
+def softmax_long(x_ptr, y_ptr, N, stride, BLOCK: tl.constexpr):
+    # Rows longer than one block: a max pass, a sum pass, a write pass.
+    row = tl.program_id(0)
+    p = x_ptr + row * stride
+    m = tl.full((BLOCK,), float("-inf"), tl.float32)
+    for n0 in range(0, N, BLOCK):
+        cols = n0 + tl.arange(0, BLOCK)
+        m = tl.maximum(m, tl.load(p + cols, mask=cols < N, other=float("-inf")).to(tl.float32))
+    mx = tl.max(m, axis=0)
+    s = tl.zeros((BLOCK,), dtype=tl.float32)
+    for n0 in range(0, N, BLOCK):
+        cols = n0 + tl.arange(0, BLOCK)
+        s += tl.exp(tl.load(p + cols, mask=cols < N, other=float("-inf")).to(tl.float32) - mx)
+    total = tl.sum(s, axis=0)
+    for n0 in range(0, N, BLOCK):
+        cols = n0 + tl.arange(0, BLOCK)
+        x = tl.load(p + cols, mask=cols < N, other=float("-inf")).to(tl.float32)
+        tl.store(y_ptr + row * stride + cols, (tl.exp(x - mx) / total).to(tl.float16), mask=cols < N)
+
+
+@triton.jit
+def quant_rows(x_ptr, q_ptr, scale_ptr, N, BLOCK: tl.constexpr):
+    # Per-row absmax int8 quantization.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=0.).to(tl.float32)
+    scale = tl.max(tl.abs(x), axis=0) / 127.0
+    q = tl.extra.cuda.libdevice.rint(x / scale)
+    tl.store(q_ptr + row * N + cols, q.to(tl.int8), mask=cols < N)
+    tl.store(scale_ptr + row, scale)
+
+
+@triton.jit
+def sort_rows(x_ptr, y_ptr, N: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, N)
+    tl.store(y_ptr + row * N + cols, tl.sort(tl.load(x_ptr + row * N + cols)))
+
+
+@triton.jit
+def _recurrence(a1, b1, a2, b2):
+    # (a1, b1) then (a2, b2): h -> a2 * (a1 * h + b1) + b2
+    return a1 * a2, b1 * a2 + b2
+
+
+@triton.jit
+def linear_scan(a_ptr, b_ptr, h_ptr, L: tl.constexpr):
+    # h_t = a_t * h_{t-1} + b_t along each row, one row per program.
+    row = tl.program_id(0)
+    t = tl.arange(0, L)
+    a = tl.load(a_ptr + row * L + t)
+    b = tl.load(b_ptr + row * L + t)
+    _, h = tl.associative_scan((a, b), axis=0, combine_fn=_recurrence)
+    tl.store(h_ptr + row * L + t, h)
+
+
+@triton.jit
+def mm_gelu(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+            BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr):
+    # Matmul (B K-major) with a bias and an exact (erf) GELU in the epilogue.
+    pid = tl.program_id(0)
+    grid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    pid_m = pid // grid_n
+    pid_n = pid % grid_n
+    rm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    rn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    rk = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rn[None, :] * K + rk[:, None]
+    acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_SIZE_K):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += BLOCK_SIZE_K
+        b_ptrs += BLOCK_SIZE_K
+    acc += tl.load(bias_ptr + rn)[None, :].to(tl.float32)
+    acc = 0.5 * acc * (1.0 + tl.erf(acc * 0.7071067811865476))
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+
 def cases():
     g = torch.Generator(device=dev).manual_seed(0)
     out = []
@@ -440,6 +547,37 @@ def cases():
                 (a, b, c2, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c2.stride(0), c2.stride(1)),
                 dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, ACTIVATION="leaky_relu",
                      num_warps=8, num_stages=3), [c2], 2 * M * N * K, "F"))
+    G, N = 256, 8192
+    dwp = rn(G, N); dbp = rn(G, N); fdw = torch.empty(N, device=dev); fdb = torch.empty(N, device=dev)
+    out.append(("05 layer norm bwd dW/dB 256x8192", ln_bwd_dwdb, (N // 128,), (dwp, dbp, fdw, fdb, G, N),
+                dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=128), [fdw, fdb], 2 * G * N * 4, "B"))
+    n = 1 << 26
+    xs = torch.rand(n, device=dev, generator=g) * 2 - 1; ya = torch.empty_like(xs)
+    out.append(("07 libdevice asin fp32 2^26", asin_kernel, (n // 1024,), (xs, ya, n), dict(BLOCK_SIZE=1024),
+                [ya], 2 * n * 4, "B"))
+    R, N = 4096, 32768
+    xl = rn(R, N, dt=torch.float16); yl = torch.empty_like(xl)
+    out.append(("softmax fp16 4096x32768 (3 passes)", softmax_long, (R,), (xl, yl, N, N),
+                dict(BLOCK=4096, num_warps=8), [yl], 4 * R * N * 2, "B"))
+    R, N = 16384, 4096
+    xq = rn(R, N, dt=torch.float16); qq = torch.empty(R, N, device=dev, dtype=torch.int8)
+    sq = torch.empty(R, device=dev)
+    out.append(("int8 row quantization 16384x4096", quant_rows, (R,), (xq, qq, sq, N),
+                dict(BLOCK=4096, num_warps=8), [qq, sq], R * N * 3, "B"))
+    R, N = 16384, 1024
+    xsr = rn(R, N); ysr = torch.empty_like(xsr)
+    out.append(("tl.sort rows fp32 16384x1024", sort_rows, (R,), (xsr, ysr), dict(N=1024, num_warps=4),
+                [ysr], 2 * R * N * 4, "B"))
+    R, L = 16384, 1024
+    asc = torch.rand(R, L, device=dev, generator=g); bsc = rn(R, L); hsc = torch.empty_like(bsc)
+    out.append(("associative_scan recurrence 16384x1024", linear_scan, (R,), (asc, bsc, hsc), dict(L=1024),
+                [hsc], 3 * R * L * 4, "B"))
+    M = N = K = 4096
+    a = rn(M, K, dt=torch.float16); bK = rn(N, K, dt=torch.float16); bias = rn(N, dt=torch.float16)
+    c3 = torch.empty(M, N, device=dev, dtype=torch.float16)
+    out.append(("matmul bias+gelu(erf) fp16 4096^3", mm_gelu, ((M // 128) * (N // 256),),
+                (a, bK, bias, c3, M, N, K), dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
+                                                num_warps=8, num_stages=3), [c3], 2 * M * N * K, "F"))
     return out
 
 

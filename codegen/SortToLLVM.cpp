@@ -9,15 +9,19 @@
 // sort followed by a gather, so it needs nothing more.
 //
 // The interpreter's order is a stable sort: integers compare as signed (i1
-// as unsigned; the frontend flips the sign bit of unsigned blocks), floats
-// numerically with NaNs after every number ascending and before them
-// descending, and elements that compare equal (-0.0 and +0.0, NaNs with
-// different payloads) keep their order. A network is not stable, so floats
-// are sorted by an integer key that makes the order total: the value mapped
-// monotonically onto an unsigned integer (zeros merged, NaNs merged and put
-// last), inverted for descending order, then the element's original
-// position along the axis. Equal integers are indistinguishable, so they
-// compare by value alone.
+// as unsigned; the frontend flips the sign bit of unsigned blocks), fp16,
+// bf16, fp32 and fp64 by a total order of their bits (numbers by value,
+// -0.0 before +0.0, then the NaNs; reversed descending), fp8 numerically
+// with NaNs after every number ascending and before them descending, and
+// elements that compare equal keep their order. A network is not stable:
+// the wide floats sort by their total-order key alone (a bijection of the
+// bits, so equal keys are equal elements; the value is recovered from the
+// key at the end, and each exchange moves one register, as Triton's
+// sort does); fp8 by an integer key that makes the order total: the value
+// mapped monotonically onto an unsigned integer (zeros merged, NaNs merged
+// and put last), inverted for descending order, then the element's
+// original position along the axis. Equal integers are indistinguishable,
+// so they compare by value alone.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -113,6 +117,10 @@ struct Order {
   unsigned primaryBits = 0;    // width of the value's order key
   unsigned idxBits = 0;        // bits of a position along the axis
   llvm::Type *keyTy = nullptr; // PackedKey: the integer compared
+  // PackedKey: the key is a bijection of the element's bits (no position;
+  // the element is recovered from it).
+  bool bijective = false;
+  unsigned mant = 0;
   // Floats: the bits that are NaN (as a test on the bits).
   enum Nan { IeeeNan, E4M3FNNan, FnuzNan, NoNan } nan = IeeeNan;
   uint64_t infBits = 0; // IeeeNan: magnitudes above this are NaN
@@ -137,6 +145,12 @@ std::optional<Order> orderFor(Lowering &L, Type elem, int64_t n) {
     o.infBits = ((uint64_t(1) << (o.bits - 1 - mant)) - 1) << mant;
     o.nan = Order::IeeeNan;
     o.primaryBits = o.bits;
+    o.kind = Order::PackedKey;
+    o.bijective = true;
+    o.mant = mant;
+    o.idxBits = 0;
+    o.keyTy = L.b.getIntNTy(o.bits <= 32 ? 32 : 64);
+    return o;
   } else if (isa<Float8E5M2Type>(elem)) {
     o.infBits = 0x7c;
     o.nan = Order::IeeeNan;
@@ -162,6 +176,40 @@ std::optional<Order> orderFor(Lowering &L, Type elem, int64_t n) {
     o.kind = Order::WideKey;
   }
   return o;
+}
+
+/// The total-order key of a wide float (the interpreter's totalOrderKey),
+/// inverted when descending, in `o.keyTy`.
+llvm::Value *bijectiveKey(Lowering &L, const Order &o, llvm::Value *v, bool desc) {
+  auto &b = L.b;
+  llvm::IntegerType *wt = b.getIntNTy(o.bits);
+  llvm::Value *bits = b.CreateBitCast(v, wt);
+  llvm::APInt sign = llvm::APInt::getSignMask(o.bits);
+  llvm::Value *neg = b.CreateICmpSLT(bits, llvm::ConstantInt::get(wt, 0));
+  llvm::Value *f = b.CreateSelect(neg, b.CreateNot(bits),
+                                  b.CreateOr(bits, llvm::ConstantInt::get(wt, sign)));
+  llvm::Value *k = b.CreateSub(f, llvm::ConstantInt::get(wt, (uint64_t(1) << o.mant) - 1));
+  if (desc)
+    k = b.CreateNot(k);
+  return b.CreateZExt(k, o.keyTy);
+}
+
+/// The element whose bijectiveKey is `key`.
+llvm::Value *fromBijectiveKey(Lowering &L, const Order &o, llvm::Value *key, bool desc,
+                              llvm::Type *elemTy) {
+  auto &b = L.b;
+  llvm::IntegerType *wt = b.getIntNTy(o.bits);
+  llvm::Value *k = b.CreateTrunc(key, wt);
+  if (desc)
+    k = b.CreateNot(k);
+  llvm::Value *f = b.CreateAdd(k, llvm::ConstantInt::get(wt, (uint64_t(1) << o.mant) - 1));
+  llvm::APInt sign = llvm::APInt::getSignMask(o.bits);
+  // f had the sign bit set for positives (bits | sign), clear for
+  // negatives (~bits).
+  llvm::Value *pos = b.CreateICmpSLT(f, llvm::ConstantInt::get(wt, 0));
+  llvm::Value *bits = b.CreateSelect(pos, b.CreateAnd(f, llvm::ConstantInt::get(wt, ~sign)),
+                                     b.CreateNot(f));
+  return b.CreateBitCast(bits, elemTy);
 }
 
 /// The float `v` (fp8 as its bits) as an unsigned integer of
@@ -217,6 +265,11 @@ Elem makeElem(Lowering &L, const Order &o, bool desc, llvm::Value *val,
   e.val = val;
   if (o.kind == Order::Int)
     return e;
+  if (o.bijective) {
+    e.val = nullptr;
+    e.key = bijectiveKey(L, o, val, desc);
+    return e;
+  }
   llvm::Value *k = floatKey(L, o, val, desc);
   if (o.kind == Order::PackedKey) {
     k = b.CreateZExt(k, o.keyTy);
@@ -250,7 +303,8 @@ llvm::Value *before(Lowering &L, const Order &o, bool desc, const Elem &x,
 Elem selectElem(Lowering &L, llvm::Value *c, const Elem &x, const Elem &y) {
   auto &b = L.b;
   Elem r;
-  r.val = b.CreateSelect(c, x.val, y.val);
+  if (x.val)
+    r.val = b.CreateSelect(c, x.val, y.val);
   if (x.key)
     r.key = b.CreateSelect(c, x.key, y.key);
   if (x.idx)
@@ -276,6 +330,15 @@ void compareExchange(Lowering &L, const Order &o, bool desc, Elem &lo, Elem &hi,
     }
     lo.val = desc ? mx : mn;
     hi.val = desc ? mn : mx;
+    return;
+  }
+  if (o.bijective) {
+    // The key is the element: min/max of the keys (descending is in them).
+    llvm::Value *x = lo.key, *y = hi.key;
+    llvm::Value *mn = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
+    llvm::Value *mx = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
+    lo.key = ascending ? b.CreateSelect(ascending, mn, mx) : mn;
+    hi.key = ascending ? b.CreateSelect(ascending, mx, mn) : mx;
     return;
   }
   llvm::Value *swap = before(L, o, desc, hi, lo);
@@ -362,6 +425,7 @@ void bitonicAcross(
       regs.push_back(r);
   std::vector<Elem> e(S.numRegs());
   std::vector<llvm::Value *> pos(S.numRegs());
+  llvm::Type *elemTy = vals[regs[0]]->getType();
   for (unsigned r : regs) {
     pos[r] = L.coord(S, r, axis);
     e[r] = makeElem(L, o, desc, vals[r], pos[r]);
@@ -389,7 +453,8 @@ void bitonicAcross(
       std::vector<Elem> other(S.numRegs());
       if (dim == LinearLayout::Lane) {
         for (unsigned r : regs) {
-          other[r].val = shuffle(L, e[r].val, 1u << bit);
+          if (e[r].val)
+            other[r].val = shuffle(L, e[r].val, 1u << bit);
           if (e[r].key)
             other[r].key = shuffle(L, e[r].key, 1u << bit);
           if (e[r].idx)
@@ -397,10 +462,11 @@ void bitonicAcross(
         }
       } else {
         // Every component in its own row-major copy of the tile.
-        llvm::Type *vt = e[regs[0]].val->getType();
-        llvm::Type *mt = vt->isIntegerTy(1) ? b.getInt8Ty() : vt;
+        bool withVal = e[regs[0]].val != nullptr;
+        llvm::Type *vt = withVal ? e[regs[0]].val->getType() : nullptr;
+        llvm::Type *mt = !vt ? nullptr : vt->isIntegerTy(1) ? b.getInt8Ty() : vt;
         unsigned numel = unsigned(S.numElements());
-        unsigned keyOff = numel * L.storeBytes(mt);
+        unsigned keyOff = withVal ? numel * L.storeBytes(mt) : 0;
         keyOff = (keyOff + 7) / 8 * 8;
         unsigned idxOff = keyOff;
         if (e[regs[0]].key)
@@ -420,7 +486,8 @@ void bitonicAcross(
         L.barrier();
         for (unsigned r : regs) {
           llvm::Value *i = L.linearCoord(S, r);
-          store(e[r].val, mt, i, 0);
+          if (withVal)
+            store(e[r].val, mt, i, 0);
           if (e[r].key)
             store(e[r].key, e[r].key->getType(), i, keyOff);
           if (e[r].idx)
@@ -430,7 +497,8 @@ void bitonicAcross(
         for (unsigned r : regs) {
           llvm::Value *i =
               b.CreateXor(L.linearCoord(S, r), L.i32(int64_t(j) * stride));
-          other[r].val = load(vt, mt, i, 0);
+          if (withVal)
+            other[r].val = load(vt, mt, i, 0);
           if (e[r].key)
             other[r].key =
                 load(e[r].key->getType(), e[r].key->getType(), i, keyOff);
@@ -445,6 +513,12 @@ void bitonicAcross(
         llvm::Value *keepFirst = b.CreateNot(bitSet(pos[r], j));
         if (k != n)
           keepFirst = b.CreateXor(keepFirst, bitSet(pos[r], k));
+        if (o.bijective) {
+          llvm::Value *x = e[r].key, *y = other[r].key;
+          e[r].key = b.CreateSelect(keepFirst, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y),
+                                    b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y));
+          continue;
+        }
         llvm::Value *takeOther =
             b.CreateSelect(keepFirst, before(L, o, desc, other[r], e[r]),
                            before(L, o, desc, e[r], other[r]));
@@ -453,7 +527,7 @@ void bitonicAcross(
     }
   }
   for (unsigned r : regs)
-    vals[r] = e[r].val;
+    vals[r] = e[r].val ? e[r].val : fromBijectiveKey(L, o, e[r].key, desc, elemTy);
 }
 
 /// Axis lengths up to this are sorted by a network in each thread's
@@ -518,12 +592,13 @@ bool tritium::codegen::emitSortRegisters(Lowering &L, Type elem, bool desc,
   if (steps.empty())
     return true;
   std::vector<Elem> e;
+  llvm::Type *elemTy = vals[0]->getType();
   for (unsigned i = 0; i < n; ++i)
     e.push_back(makeElem(L, *ord, desc, vals[i], L.i32(i)));
   for (auto [lo, hi] : steps)
     compareExchange(L, *ord, desc, e[lo], e[hi]);
   for (unsigned i = 0; i < n; ++i)
-    vals[i] = e[i].val;
+    vals[i] = e[i].val ? e[i].val : fromBijectiveKey(L, *ord, e[i].key, desc, elemTy);
   return true;
 }
 

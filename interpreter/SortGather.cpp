@@ -1,7 +1,12 @@
 //===- SortGather.cpp - tile.sort, tile.gather, tile.histogram ---*- C++ -*-===//
 //
 // sort: stable along an axis, NaNs after every number in ascending order
-// (before them in descending order). gather: indices checked against the
+// (before them in descending order). fp16, bf16, fp32 and fp64 sort by a
+// total order of their bits: numbers by value with -0.0 before +0.0, then
+// NaNs (the positive ones by rising payload, then the negative ones by
+// falling payload); descending is its reverse. Elements that compare equal are then bit for bit the same, so
+// the result does not depend on the order the sort visits them in (the
+// GPU's sorting network gives the same bits). gather: indices checked against the
 // source extent (a fault names the lane). histogram: bins of width 1 from
 // 0; out-of-range values and masked-off lanes are not counted.
 //
@@ -18,6 +23,17 @@ using namespace mlir;
 
 namespace tritium::interp {
 namespace {
+
+/// The total-order key of an IEEE float's bits (`bits` wide, `mant`
+/// mantissa bits): sign-magnitude made unsigned (negatives reversed below
+/// the positives), then rotated so that -inf is 0 and the negative NaNs
+/// wrap to the top, after the positive ones.
+uint64_t totalOrderKey(uint64_t v, unsigned bits, unsigned mant) {
+  uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  uint64_t sign = uint64_t(1) << (bits - 1);
+  uint64_t f = (v & sign) ? (~v & all) : (v | sign);
+  return (f - ((uint64_t(1) << mant) - 1)) & all;
+}
 
 // op.ints = {outer, K, inner}; op.a = descending.
 void sortOp(const Op &op, Frame &f) {
@@ -40,7 +56,19 @@ void sortOp(const Op &op, Frame &f) {
           keyI[j] = readInt(src, idx(j), k, k != EK::I1);
       }
       std::iota(perm.begin(), perm.end(), 0);
-      if (isFloat(k))
+      unsigned mant = k == EK::F16 ? 10 : k == EK::BF16 ? 7 : k == EK::F32 ? 23
+                      : k == EK::F64 ? 52 : 0;
+      if (mant) {
+        std::vector<uint64_t> key(K);
+        for (int64_t j = 0; j < K; ++j) {
+          uint64_t v = 0;
+          std::memcpy(&v, src + idx(j) * es, es);
+          key[j] = totalOrderKey(v, es * 8, mant);
+        }
+        std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+          return desc ? key[a] > key[b] : key[a] < key[b];
+        });
+      } else if (isFloat(k))
         std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
           double x = keyF[a], y = keyF[b];
           bool nx = std::isnan(x), ny = std::isnan(y);

@@ -158,6 +158,7 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
         best = w, bestDim = d;
     }
   unsigned layoutBits = bits;
+  bool widened = false;
   if (bestDim == rank - 1) {
     // A thread's run longer than one access splits into several, each
     // instruction's lanes a run apart: runs longer than 16 bytes (the
@@ -176,6 +177,7 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
       if (!widen || allowed <= here || !o.vectorWidth)
         return a;
       layoutBits = 128u / allowed;
+      widened = true;
     } else {
       if (here < maxBits / bits && !valueMoves)
         return a;
@@ -190,7 +192,7 @@ LayoutRef Assigner::access(Value ptr, Value mask, Value other, LayoutRef a,
     ok = canRemat(mask, *t, 0);
   if (ok && other && isTensor(other))
     ok = canRemat(other, *t, 0);
-  if (ok && stored && isTensor(stored) && width(*t, bestDim) > here) {
+  if (ok && widened && stored && isTensor(stored)) {
     LayoutRef v = get(stored);
     ok = (v && *v == *t) || canRemat(stored, *t, 0);
   }

@@ -12,6 +12,7 @@
 #include "InterpreterSweep.h"
 
 #include <algorithm>
+#include <tuple>
 #include <numeric>
 
 using namespace sweep;
@@ -260,7 +261,8 @@ TEST_CASE("sweep3: max/min/argmax/argmin reductions with NaNs", "[sweep]") {
   }
 }
 
-TEST_CASE("sweep3: sort with NaNs is stable and puts NaNs last (ascending)", "[sweep]") {
+TEST_CASE("sweep3: sort with NaNs orders the bits totally and puts NaNs last (ascending)",
+          "[sweep]") {
   for (DType t : {DType::F32, DType::F16, DType::F64})
     for (bool desc : {false, true}) {
       Buf x = nanRows(t), o(t, R * C), o2(t, R * C);
@@ -273,18 +275,27 @@ TEST_CASE("sweep3: sort with NaNs is stable and puts NaNs last (ascending)", "[s
       run(src, {x.arg(), o.arg()}, {{"R", R}, {"C", C}});
       run(src, {x.arg(), o2.arg()}, {{"R", R}, {"C", C}});
       for (int r = 0; r < R; ++r) {
-        // Numbers stably sorted (so -0/+0 keep their order), NaNs (with their
-        // bits) after them in ascending order, before them in descending
-        // order, in their original order either way.
-        std::vector<uint64_t> nums, nans;
+        // Numbers by value with -0.0 before +0.0, then the NaNs (with
+        // their bits): the positive ones by rising payload, then the
+        // negative ones by falling payload; all of it reversed descending.
+        // Equal elements are then equal bits, so the result is the same
+        // whatever order the sort visits them in.
+        unsigned bits = t == DType::F16 ? 16 : t == DType::F32 ? 32 : 64;
+        uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+        uint64_t sign = uint64_t(1) << (bits - 1);
+        auto rank = [&](uint64_t v) {
+          bool nan = std::isnan(decode(v, fmtOf(t))), neg = (v & sign) != 0;
+          uint64_t mag = v & ~sign & all;
+          if (nan)
+            return std::make_tuple(2, neg ? 1 : 0, neg ? ~mag : mag);
+          return std::make_tuple(1, 0, neg ? (~v & all) : (v | sign));
+        };
+        std::vector<uint64_t> want;
         for (int c = 0; c < C; ++c)
-          (std::isnan(x.f(r * C + c)) ? nans : nums).push_back(x.bits(r * C + c));
-        std::stable_sort(nums.begin(), nums.end(), [&](uint64_t p, uint64_t q) {
-          double a = decode(p, fmtOf(t)), b = decode(q, fmtOf(t));
-          return desc ? a > b : a < b;
+          want.push_back(x.bits(r * C + c));
+        std::stable_sort(want.begin(), want.end(), [&](uint64_t p, uint64_t q) {
+          return desc ? rank(p) > rank(q) : rank(p) < rank(q);
         });
-        std::vector<uint64_t> want = desc ? nans : nums;
-        want.insert(want.end(), (desc ? nums : nans).begin(), (desc ? nums : nans).end());
         for (int c = 0; c < C; ++c) {
           INFO("row " << r << " col " << c << ": " << o.f(r * C + c));
           CHECK(o.bits(r * C + c) == want[c]);

@@ -6,8 +6,11 @@
 // random values with many duplicates, both zeros, NaNs with different signs
 // and payloads, infinities. The result must equal, bit for bit, a stable
 // sort by the interpreter's rule (interpreter/SortGather.cpp): integers
-// signed (i1 unsigned), floats by value with NaNs last ascending and first
-// descending, ties in their original order.
+// signed (i1 unsigned); fp16, bf16, fp32 and fp64 by the total order of
+// their bits (by value, -0.0 before +0.0, then the NaNs: positive ones by
+// rising payload, then negative ones by falling payload; reversed
+// descending); fp8 by value with
+// NaNs last ascending and first descending, ties in their original order.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Lowering.h"
@@ -28,6 +31,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -93,7 +97,32 @@ std::vector<uint64_t> reference(const Case &c, std::vector<uint64_t> in,
                                 bool desc) {
   std::vector<size_t> perm(in.size());
   std::iota(perm.begin(), perm.end(), 0);
-  if (isFloatKind(c.kind)) {
+  unsigned mant = c.kind == tritium::interp::EK::F16    ? 10
+                  : c.kind == tritium::interp::EK::BF16 ? 7
+                  : c.kind == tritium::interp::EK::F32  ? 23
+                  : c.kind == tritium::interp::EK::F64  ? 52
+                                                        : 0;
+  if (mant) {
+    // Written out here from its definition, not shared with the code.
+    unsigned bits = c.bytes * 8;
+    uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    uint64_t sign = uint64_t(1) << (bits - 1);
+    auto rank = [&](uint64_t v) {
+      v &= all;
+      bool nan = (v & ~sign) > (((all >> 1) >> mant) << mant);
+      bool neg = v & sign;
+      // Numbers: by value, -0 below +0 (sign-magnitude made unsigned).
+      // NaNs: after every number, the positive ones first; each sign's
+      // ordered as its numbers are (negative ones by falling magnitude).
+      uint64_t mag = v & ~sign;
+      if (nan)
+        return std::make_tuple(2, neg ? 1 : 0, neg ? ~mag : mag);
+      return std::make_tuple(1, 0, neg ? (~v & all) : (v | sign));
+    };
+    std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
+      return desc ? rank(in[a]) > rank(in[b]) : rank(in[a]) < rank(in[b]);
+    });
+  } else if (isFloatKind(c.kind)) {
     std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
       double x = asDouble(c.kind, in[a]), y = asDouble(c.kind, in[b]);
       bool nx = std::isnan(x), ny = std::isnan(y);
