@@ -470,6 +470,9 @@ bool convertTransposedLdmatrix(Lowering &L, const Lowered &src, llvm::Type *ty,
                   b.CreateShl(b.CreateLShr(rho, L.i32(1)), L.i32(3)));
   llvm::Value *ownCol = b.CreateShl(b.CreateAnd(lane, L.i32(3)), L.i32(3));
   llvm::Value *ownRow = b.CreateAnd(b.CreateLShr(lane, L.i32(2)), L.i32(7));
+  // The reads below touch the staging area: the next write there waits
+  // for them at a barrier.
+  L.stagingTouched = true;
   out.assign(to.numRegs(), nullptr);
   for (unsigned k = 0; k < to.numRegs(); k += 8) {
     llvm::Value *row0 = b.CreateSub(L.coord(to, k, 0), ownRow);

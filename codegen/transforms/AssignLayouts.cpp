@@ -6,10 +6,15 @@
 //
 //  anchors     global accesses take their pointers' layout, or, when memory
 //              is contiguous along another dimension than the last, or the
-//              pointers hold more than 16 contiguous bytes per thread, and
-//              the pointers, mask and other value can be recomputed there,
-//              a layout whose fastest dimension is the contiguous one (16
-//              bytes per thread); asynchronous copies the layout their
+//              pointers hold more than 16 contiguous bytes per thread, or
+//              fewer than memory allows, and the pointers, mask and other
+//              (and stored) value can be recomputed there, a layout whose
+//              fastest dimension is the contiguous one (16 bytes per
+//              thread); atomics a coalesced one as wide as their vector
+//              form (sm_90's atom.add.v4.f32), even when the value moves;
+//              a 16-bit store of a tile transposed in registers the layout
+//              ldmatrix.trans reads the transposition back in;
+//              asynchronous copies the layout their
 //              shared slot is filled in; products the tensor-core
 //              accumulator layout (mma.sync, wgmma, or MFMA with its blocks
 //              transposed; warps as the product's neighbours want) or, on

@@ -176,3 +176,23 @@ def transpose(x_ptr, y_ptr, M, N, BLOCK: tl.constexpr):
     rn = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
     tl.store(y_ptr + rn[:, None] * M + rm[None, :], tl.trans(x))
+
+
+# Two transpositions in a row: the second one's staging writes wait at a
+# barrier for the first one's ldmatrix reads.
+# RUN: tritium compile %s --kernel transpose_twice --signature "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,64" --target cuda:90 --emit ptx | FileCheck %s --check-prefix=TWICE
+# TWICE-LABEL: .entry transpose_twice(
+# TWICE: st.shared.v4.b32
+# TWICE: bar.sync
+# TWICE: ldmatrix.sync.aligned.m8n8.x4.trans
+# TWICE: bar.sync
+# TWICE: st.shared.v4.b32
+# TWICE: bar.sync
+# TWICE: ldmatrix.sync.aligned.m8n8.x4.trans
+@triton.jit
+def transpose_twice(x_ptr, y_ptr, z_ptr, M, N, BLOCK: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    rn = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    tl.store(y_ptr + rn[:, None] * M + rm[None, :], tl.trans(x))
+    tl.store(z_ptr + rn[:, None] * M + rm[None, :], tl.trans(x * 2))
