@@ -301,6 +301,14 @@ MANIFESTS = [
              params=dict(shape=POW2, desc=[False, True, True],
                          dtype=["fp32", "int32", "uint8", "fp16", "int64",
                                 "uint32", "bf16", "int8", "fp64"])),
+    # Long rows of 16-bit and fp32 floats: the GPU sorts them across lanes
+    # and warps by their total-order keys alone.
+    Manifest("sort_long", sort_kernel, _sort_make, _sort_run, _sort_ref,
+             {"out": None},
+             params=dict(shape=[(2, 256), (1, 512), (3, 128), (1, 2048)],
+                         desc=[False, True, True, False, True],
+                         dtype=["fp16", "bf16", "fp32", "bf16", "fp16",
+                                "fp32"])),
     Manifest("flip", flip_kernel, _flip_make, _flip_run, _flip_ref,
              {"a": None, "b": None},
              params=dict(shape=[(1, 2), (4, 16), (2, 128), (8, 32), (4, 64),
