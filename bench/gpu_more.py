@@ -450,6 +450,12 @@ def mm_gelu(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
 
 
 def cases():
+    """(name, kernel, grid, args, launch options, outputs, work, unit[,
+    "zero"]): args is a tuple, or a function of the side ("T" for Triton,
+    "t" for tritium) where each side needs its own objects (host tensor
+    descriptors); work is bytes ("B", reported in GB/s) or flops ("F", in
+    TFLOP/s); "zero" clears the first output before every launch (atomics
+    accumulate into it)."""
     g = torch.Generator(device=dev).manual_seed(0)
     out = []
 
