@@ -115,11 +115,11 @@ llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
       r = L.b.CreateFMul(r, llvm::ConstantFP::get(ft, scale));
     return ft == t ? r : L.b.CreateFPTrunc(r, t);
   }
-  // As Triton lowers them (fp16/bf16 in fp32): log and log2 are
-  // libdevice's (__nv_logf/__nv_log2f, accurate where lg2.approx is not:
-  // log(1 + 1e-4) would be off by a fraction of a percent); exp is
-  // ex2.approx of x * log2(e), keeping subnormal results; exp2 is
-  // __nv_exp2f under libdevice's flush-to-zero, ex2.approx.ftz.
+  // As Triton lowers them: log and log2 are libdevice's (__nv_logf,
+  // __nv_log2f: accurate where lg2.approx is not, which would make
+  // log(1 + 1e-4) off by a fraction of a percent); exp is ex2.approx of
+  // x * log2(e), keeping subnormal results; exp2 is __nv_exp2f under
+  // libdevice's flush-to-zero, ex2.approx.ftz.
   if (t->isDoubleTy() || !exp)
     return libdevice(L, exp ? (scale == 1.0 ? "exp2" : "exp") : (scale == 1.0 ? "log2" : "log"), {x});
   llvm::Value *f = t->isFloatTy() ? x : L.b.CreateFPExt(x, L.b.getFloatTy());

@@ -4,11 +4,12 @@
 // (before them in descending order). fp16, bf16, fp32 and fp64 sort by a
 // total order of their bits: numbers by value with -0.0 before +0.0, then
 // NaNs (the positive ones by rising payload, then the negative ones by
-// falling payload); descending is its reverse. Elements that compare equal are then bit for bit the same, so
-// the result does not depend on the order the sort visits them in (the
-// GPU's sorting network gives the same bits). gather: indices checked against the
-// source extent (a fault names the lane). histogram: bins of width 1 from
-// 0; out-of-range values and masked-off lanes are not counted.
+// falling payload); descending is its reverse. Elements that compare
+// equal are then bit for bit the same, so the result does not depend on
+// the order the sort visits them in (the GPU's sorting network gives the
+// same bits). gather: indices checked against the source extent (a fault
+// names the lane). histogram: bins of width 1 from 0; out-of-range values
+// and masked-off lanes are not counted.
 //
 //===----------------------------------------------------------------------===//
 #include "interpreter/Program.h"
