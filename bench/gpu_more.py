@@ -9,9 +9,12 @@ column sum (reduction down the columns), a transpose through tl.trans,
 split-K matmul accumulated with atomics, int8 matmul, GEMV, an embedding
 gather, rotary embedding, cross entropy (online softmax over the vocabulary),
 row argmax, softmax backward, 09's matmuls through host and device tensor
-descriptors (plain, persistent, epilogue subtiling, warp specialization)
-and 03's matmul with its leaky_relu epilogue. Each row prints the largest
-difference between the two sides' outputs.
+descriptors (plain, persistent, epilogue subtiling, warp specialization),
+03's matmul with its leaky_relu epilogue, 05's dW/dB reduction, 07's
+libdevice call, a 3-pass fp16 softmax, int8 row quantization, tl.sort,
+tl.associative_scan (a linear recurrence), a matmul with a bias and an erf
+GELU, and a 3-D tl.dot (batched small matmuls in one program). Each row
+prints the largest difference between the two sides' outputs.
 
 Needs a GPU, torch and Triton. Run:
 ``PYTHONPATH=python python3 bench/gpu_more.py [--only SUBSTRING] [--rounds N]``.
@@ -449,6 +452,20 @@ def mm_gelu(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def bmm3d(a_ptr, b_ptr, c_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+          K: tl.constexpr):
+    # A 3-D tl.dot: B small matmuls in one program.
+    pid = tl.program_id(0)
+    rb = tl.arange(0, B)[:, None, None]
+    rm = tl.arange(0, M)[None, :, None]
+    rn = tl.arange(0, N)[None, None, :]
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + pid * B * M * K + rb * M * K + rm * K + rk[None, None, :])
+    b = tl.load(b_ptr + pid * B * K * N + rb * K * N + rk[None, :, None] * N + rn)
+    tl.store(c_ptr + pid * B * M * N + rb * M * N + rm * N + rn, tl.dot(a, b))
+
+
 def cases():
     """(name, kernel, grid, args, launch options, outputs, work, unit[,
     "zero"]): args is a tuple, or a function of the side ("T" for Triton,
@@ -584,6 +601,11 @@ def cases():
     out.append(("matmul bias+gelu(erf) fp16 4096^3", mm_gelu, ((M // 128) * (N // 256),),
                 (a, bK, bias, c3, M, N, K), dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
                                                 num_warps=8, num_stages=3), [c3], 2 * M * N * K, "F"))
+    P, Bt = 4096, 4
+    a3 = rn(P * Bt, 64, 64, dt=torch.float16); b3 = rn(P * Bt, 64, 64, dt=torch.float16)
+    c3d = torch.empty(P * Bt, 64, 64, device=dev)
+    out.append(("3-D tl.dot fp16 4096 programs x 4 x 64^3", bmm3d, (P,), (a3, b3, c3d),
+                dict(B=Bt, M=64, N=64, K=64, num_warps=4), [c3d], 2 * P * Bt * 64 ** 3, "F"))
     return out
 
 
