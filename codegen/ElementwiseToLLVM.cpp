@@ -98,7 +98,9 @@ llvm::Value *intrinsic(Lowering &L, llvm::Intrinsic::ID id,
   return L.b.CreateIntrinsic(id, {args[0]->getType()}, args);
 }
 
-/// fp32 approximations through ex2/lg2 (as Triton lowers exp and log).
+/// exp, exp2, log and log2 (`scale` folds in e's or 2's base change) as
+/// Triton lowers them: ex2.approx on NVIDIA for the exps, libdevice for
+/// the logs and for fp64.
 llvm::Value *approx(Lowering &L, bool exp, double scale, llvm::Value *x) {
   llvm::Type *t = x->getType();
   if (!L.target.isNvidia() && !t->isDoubleTy()) {
