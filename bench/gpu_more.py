@@ -13,8 +13,8 @@ descriptors (plain, persistent, epilogue subtiling, warp specialization),
 03's matmul with its leaky_relu epilogue, 05's dW/dB reduction, 07's
 libdevice call, a 3-pass fp16 softmax, int8 row quantization, tl.sort,
 tl.associative_scan (a linear recurrence), a matmul with a bias and an erf
-GELU, and a 3-D tl.dot (batched small matmuls in one program). Each row
-prints the largest difference between the two sides' outputs.
+GELU, an fp64 matmul, and a 3-D tl.dot (batched small matmuls in one
+program). Each row prints the largest difference between the two sides' outputs.
 
 Needs a GPU, torch and Triton. Run:
 ``PYTHONPATH=python python3 bench/gpu_more.py [--only SUBSTRING] [--rounds N]``.
@@ -453,6 +453,25 @@ def mm_gelu(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
 
 
 @triton.jit
+def mm_f64(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+           BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr):
+    # An fp64 matmul (Triton runs it on the tensor cores' DMMA).
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    rm = (pid // num_pid_n) * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    rn = (pid % num_pid_n) * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    rk = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float64)
+    for k in range(0, K, BLOCK_SIZE_K):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc, out_dtype=tl.float64)
+        a_ptrs += BLOCK_SIZE_K
+        b_ptrs += BLOCK_SIZE_K * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
 def bmm3d(a_ptr, b_ptr, c_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
           K: tl.constexpr):
     # A 3-D tl.dot: B small matmuls in one program.
@@ -601,6 +620,12 @@ def cases():
     out.append(("matmul bias+gelu(erf) fp16 4096^3", mm_gelu, ((M // 128) * (N // 256),),
                 (a, bK, bias, c3, M, N, K), dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
                                                 num_warps=8, num_stages=3), [c3], 2 * M * N * K, "F"))
+    M = N = K = 4096
+    a64 = rn(M, K, dt=torch.float64); b64 = rn(K, N, dt=torch.float64)
+    c64 = torch.empty(M, N, device=dev, dtype=torch.float64)
+    out.append(("matmul fp64 4096^3", mm_f64, ((M // 64) * (N // 64),), (a64, b64, c64, M, N, K),
+                dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, num_warps=4,
+                     num_stages=3), [c64], 2 * M * N * K, "F"))
     P, Bt = 4096, 4
     a3 = rn(P * Bt, 64, 64, dt=torch.float16); b3 = rn(P * Bt, 64, 64, dt=torch.float16)
     c3d = torch.empty(P * Bt, 64, 64, device=dev)

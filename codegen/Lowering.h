@@ -512,12 +512,21 @@ bool dotUsesWgmma(mlir::Operation *dot, unsigned computeCapability, unsigned num
 /// mma.sync, (4 * warpgroups along M, warpgroups along N) of wgmma.
 std::pair<unsigned, unsigned> dotMmaWarps(mlir::tile::DotOp dot, unsigned numWarps,
                                           unsigned computeCapability);
+/// Warps over the batch of a batched (3-D) mma.sync product: up to one a
+/// batch entry (dotMmaWarps shares the rest over M and N); 1 for 2-D.
+unsigned dotBatchWarps(mlir::tile::DotOp dot, unsigned numWarps);
+/// The accumulator layout of an mma.sync product with `wb` batch warps
+/// (3-D) and `wm` x `wn` warps over (M, N).
+LinearLayout mmaProductLayout(mlir::tile::DotOp dot, unsigned wb, unsigned wm, unsigned wn);
 /// Warpgroups over (M, N) of a wgmma product (nvidia/WgmmaToLLVM.cpp).
 std::pair<unsigned, unsigned> wgmmaWarpgroups(int64_t M, int64_t N, unsigned numWarps);
 /// The warps of a product whose result type carries a #tgpu.mma encoding
 /// (the layout assignment's choice), else dotMmaWarps.
 std::pair<unsigned, unsigned> assignedMmaWarps(mlir::tile::DotOp dot, unsigned numWarps,
                                                unsigned computeCapability);
+/// The batch warps of a product (its #tgpu.mma encoding's, else
+/// dotBatchWarps).
+unsigned assignedBatchWarps(mlir::tile::DotOp dot, unsigned numWarps);
 /// Whether a wgmma product of `a` and `b` reads both where they lie: B
 /// (and A) a shared tile in the form the instruction reads, or A in the
 /// registers of its A fragment; otherwise tgpu-stage-operands stages them

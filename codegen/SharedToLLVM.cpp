@@ -272,7 +272,11 @@ LogicalResult localAlloc(Lowering &L, Operation *o) {
 SharedLayout tritium::codegen::localAllocLayout(RankedTensorType t) {
   auto enc = cast<tgpu::SharedEncodingAttr>(t.getEncoding());
   bool transposed = enc.getTransposed();
-  int64_t rows = t.getShape()[transposed ? 1 : 0], cols = t.getShape()[transposed ? 0 : 1];
+  // A batched (3-D) tile is stored flattened, [batch * rows, cols]; a
+  // transposed (2-D) one as [cols, rows].
+  int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
+  if (transposed)
+    std::swap(rows, cols);
   unsigned eb = elementBytes(t.getElementType());
   return enc.getSwizzle() ? SharedLayout::swizzled(rows, cols, eb, enc.getSwizzle())
                           : SharedLayout::padded(rows, cols, eb, enc.getPad());

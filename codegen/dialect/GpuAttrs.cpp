@@ -172,8 +172,11 @@ LogicalResult MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitErr
                                       unsigned version, ArrayRef<unsigned> wpc) {
   if (version != 2 && version != 3)
     return emitError() << "mma: version must be 2 (mma.sync) or 3 (wgmma), got " << version;
-  if (wpc.size() != 2 || !llvm::isPowerOf2_32(wpc[0]) || !llvm::isPowerOf2_32(wpc[1]))
-    return emitError() << "mma: warpsPerCTA must be two powers of two";
+  if (wpc.size() != 2 && !(version == 2 && wpc.size() == 3))
+    return emitError() << "mma: warpsPerCTA must be [M, N] (or, mma.sync, [batch, M, N])";
+  for (unsigned w : wpc)
+    if (!llvm::isPowerOf2_32(w))
+      return emitError() << "mma: warpsPerCTA must be powers of two";
   if (version == 3 && wpc[0] % 4)
     return emitError() << "mma: wgmma needs whole warpgroups along M (warpsPerCTA[0] a "
                           "multiple of 4), got "

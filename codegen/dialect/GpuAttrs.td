@@ -49,7 +49,10 @@ def TGpu_SliceEncodingAttr : TGpu_Attr<"SliceEncoding", "slice"> {
 def TGpu_MmaEncodingAttr : TGpu_Attr<"MmaEncoding", "mma"> {
   let summary = "The accumulator of tensor-core products";
   let description = [{
-    `version = 2`: mma.sync m16n8, warps tiling [M, N] as `warpsPerCTA`.
+    `version = 2`: mma.sync m16n8, warps tiling [M, N] as `warpsPerCTA`;
+    for a batched (3-D) product `warpsPerCTA` is [batch, M, N]: the warps
+    of [M, N] tile each batch entry, the batch warps take consecutive
+    entries, and the entries left repeat in registers.
     `version = 3`: wgmma (sm_90), warpgroups of four warps tiling M by 64
     rows first, then N; `warpsPerCTA` counts warps ([4 * groups along M,
     groups along N]).

@@ -82,9 +82,11 @@ LogicalResult LocalAllocOp::verify() {
   if (src.getShape() != res.getShape() || src.getElementType() != res.getElementType())
     return emitOpError("result must be the source's tile: ") << src << " -> " << res;
   auto enc = dyn_cast_or_null<SharedEncodingAttr>(res.getEncoding());
-  if (res.getRank() != 2 || !enc || (enc.getSwizzle() == 0) == (enc.getPad() == 0))
-    return emitOpError("result must be a 2-D tile with a #tgpu.shared encoding that swizzles "
-                       "or pads its rows, not ")
+  if (res.getRank() < 2 || res.getRank() > 3 || !enc ||
+      (enc.getSwizzle() == 0) == (enc.getPad() == 0) ||
+      (res.getRank() == 3 && enc.getTransposed()))
+    return emitOpError("result must be a 2-D (or, not transposed, 3-D) tile with a "
+                       "#tgpu.shared encoding that swizzles or pads its rows, not ")
            << res;
   if (getOffset() % 1024)
     return emitOpError("offset must be a multiple of 1024 bytes, not ")
@@ -140,6 +142,12 @@ int64_t tileExtent(Attribute enc, unsigned dim) {
              b.getWarpsPerCTA()[dim];
   if (auto m = dyn_cast<MmaEncodingAttr>(enc)) {
     auto w = m.getWarpsPerCTA();
+    if (w.size() == 3) { // [batch, M, N]
+      if (dim == 0)
+        return w[0];
+      w = w.drop_front();
+      --dim;
+    }
     if (dim == 0)
       return m.getVersion() == 3 ? 64 * int64_t(w[0] / 4) : 16 * int64_t(w[0]);
     return 8 * int64_t(w[1]);
@@ -191,9 +199,16 @@ std::optional<LinearLayout> mlir::tgpu::toLinearLayout(Attribute enc, ArrayRef<i
     return parent->sliceDim(sl.getDim());
   }
   if (auto m = dyn_cast<MmaEncodingAttr>(enc)) {
-    if (rank != 2)
-      return fail("an mma layout is for 2-D tiles");
     auto w = m.getWarpsPerCTA();
+    if (rank != w.size())
+      return fail("a rank-" + std::to_string(w.size()) + " mma layout on a rank-" +
+                  std::to_string(rank) + " tensor");
+    if (rank == 3) { // mma.sync, batched
+      if (s[1] % 16 || s[2] % 8)
+        return fail("mma.sync needs tiles of 16 rows and 8 columns");
+      return LinearLayout::batched(LinearLayout::mmaAccumulator(s[1], s[2], w[1], w[2]), s[0],
+                                   w[0]);
+    }
     if (m.getVersion() == 3) {
       if (s[0] < 64 * int64_t(w[0] / 4))
         return fail("wgmma needs 64 rows per warpgroup along M");

@@ -148,7 +148,8 @@ def TGpu_LocalAllocOp : TGpu_Op<"local_alloc", [
     Stores `src` at byte `offset` of the staging area (the shared memory
     that layout conversions and reductions also pass through), in the
     layout of the result's `#tgpu.shared` encoding (swizzled, or rows
-    padded; `transposed`: stored [cols, rows]); before a warpgroup MMA, the
+    padded; `transposed`: stored [cols, rows]; a 3-D tile [batch, rows,
+    cols] is stored as [batch * rows, cols]); before a warpgroup MMA, the
     writes are made visible to the tensor cores' asynchronous reads. A
     source already in shared memory (a pipeliner's slot held in the other
     orientation) is read back first. The result is valid until the staging

@@ -194,6 +194,29 @@ LinearLayout LinearLayout::mmaAccumulator(int64_t M, int64_t N, unsigned wm, uns
   return LinearLayout({M, N}, reg, lane, warp);
 }
 
+LinearLayout LinearLayout::batched(const LinearLayout &inner, int64_t batch, unsigned wb) {
+  auto lift = [](const std::vector<Coord> &bases) {
+    std::vector<Coord> out;
+    for (const Coord &c : bases) {
+      Coord l = {0};
+      l.insert(l.end(), c.begin(), c.end());
+      out.push_back(l);
+    }
+    return out;
+  };
+  std::vector<Coord> reg = lift(inner.bases(Reg)), lane = lift(inner.bases(Lane)),
+                     warp = lift(inner.bases(Warp));
+  unsigned rank = inner.rank() + 1;
+  int64_t v = 1;
+  for (unsigned i = 0; i < log2Ceil(wb); ++i, v *= 2)
+    warp.push_back(v < batch ? unit(rank, 0, v) : Coord(rank, 0));
+  for (; v < batch; v *= 2)
+    reg.push_back(unit(rank, 0, v));
+  std::vector<int64_t> shape = {batch};
+  shape.insert(shape.end(), inner.shape().begin(), inner.shape().end());
+  return LinearLayout(shape, reg, lane, warp);
+}
+
 LinearLayout LinearLayout::mfmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn,
                                            unsigned block, bool transposed) {
   std::vector<Coord> reg, lane;

@@ -90,6 +90,13 @@ public:
   /// warps: c0,c1 = (lane/4, 2*(lane%4) + {0,1}), c2,c3 the same 8 rows
   /// lower; warps tile (M, N); then repeats over N, then M.
   static LinearLayout mmaAccumulator(int64_t M, int64_t N, unsigned wm, unsigned wn);
+  /// A 2-D layout `inner` ([M, N]) lifted to [batch, M, N]: every basis
+  /// gains a leading 0; then `wb` warps take consecutive batch entries
+  /// (warp bits after inner's, replicas where wb > batch), and the batch
+  /// entries left repeat in registers (register bits after inner's). A
+  /// thread's register r + inner.numRegs() * i is inner's register r of its
+  /// i-th batch entry.
+  static LinearLayout batched(const LinearLayout &inner, int64_t batch, unsigned wb);
   /// Operand A ([M, K], 16-bit) of mma.sync m16n8k16 on the same warps:
   /// a0,a1 = (lane/4, 2*(lane%4) + {0,1}), a2,a3 eight rows lower, a4..a7
   /// the same eight columns on; then repeats over K, then M. Warps along N

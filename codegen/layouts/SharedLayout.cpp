@@ -36,6 +36,13 @@ SharedLayout SharedLayout::padded(int64_t rows, int64_t cols, unsigned elemBytes
 
 SharedLayout SharedLayout::best(int64_t rows, int64_t cols, unsigned elemBytes,
                                 unsigned pad) {
+  // 8-byte elements (fp64 products' operands, read as 4 rows x 32 bytes a
+  // half warp: A's 4 rows x 4 k, B's 4 k x 4 columns) go in rows padded to
+  // 32 bytes past a multiple of 128, where those four runs fill the banks
+  // once; no 16-byte swizzle keeps them apart. Whole rows (cp.async, row
+  // stores) stay conflict-free.
+  if (elemBytes == 8)
+    return padded(rows, cols, elemBytes, unsigned((4 - cols % 16 + 15) % 16 + 1));
   if (auto s = swizzleFor(rows, cols, elemBytes))
     return swizzled(rows, cols, elemBytes, *s);
   return padded(rows, cols, elemBytes, pad);

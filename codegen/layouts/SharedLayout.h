@@ -43,7 +43,7 @@ struct SharedLayout {
   static SharedLayout swizzled(int64_t rows, int64_t cols, unsigned elemBytes,
                                unsigned swizzleBytes);
   static SharedLayout padded(int64_t rows, int64_t cols, unsigned elemBytes, unsigned pad);
-  /// Swizzled when swizzleFor allows, else padded by `pad` elements.
+  /// Swizzled where swizzleFor allows, else padded by `pad`; 8-byte elements always padded.
   static SharedLayout best(int64_t rows, int64_t cols, unsigned elemBytes, unsigned pad);
 
   bool isSwizzled() const { return swizzleBytes != 0; }

@@ -64,8 +64,11 @@ llvm::Value *sharedAddr(Lowering &L, llvm::Value *offset) {
 /// the products read).
 SharedLayout blockLayout(RankedTensorType block, Lowering &L) {
   unsigned eb = L.storeBytes(L.llvmType(block.getElementType()));
-  int64_t cols = block.getShape().back();
-  return SharedLayout::best(block.getNumElements() / cols, cols, eb, 8);
+  int64_t cols = block.getShape().back(), rows = block.getNumElements() / cols;
+  // TMA writes swizzled tiles (whatever the element size).
+  if (auto s = SharedLayout::swizzleFor(rows, cols, eb))
+    return SharedLayout::swizzled(rows, cols, eb, *s);
+  return SharedLayout::padded(rows, cols, eb, 8);
 }
 
 llvm::Value *mbarrierAddr(Lowering &L, int64_t ring, llvm::Value *slot) {
@@ -187,7 +190,7 @@ bool tritium::codegen::descriptorStoreUsesTma(Operation *o, unsigned cc) {
     return false;
   unsigned eb = et.getIntOrFloatBitWidth() / 8;
   int64_t cols = block.getShape().back();
-  return SharedLayout::best(block.getNumElements() / cols, cols, eb, 8).isSwizzled();
+  return SharedLayout::swizzleFor(block.getNumElements() / cols, cols, eb).has_value();
 }
 
 LogicalResult tritium::codegen::emitTmaStore(Lowering &L, tile::DescriptorStoreOp op) {

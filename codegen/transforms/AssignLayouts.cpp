@@ -276,12 +276,17 @@ unsigned Assigner::storeWidth(tile::StoreOp st, const LinearLayout &l, unsigned 
 }
 
 LayoutRef Assigner::asyncCopyLayout(tgpu::AsyncCopyOp copy) {
-  if (!transposed_[copy.getBuffer()])
-    return def(copy.getPtr().getType());
   auto t = cast<RankedTensorType>(copy.getPtr().getType());
   auto pointee = cast<tile::PointerType>(t.getElementType()).getPointeeType();
   unsigned eb = elementBytes(pointee);
   std::vector<int64_t> shape = shapeOf(t);
+  // At most 16 bytes a thread along the rows, the lanes side by side: each
+  // cp.async instruction then reads whole sectors. (The default layout's
+  // 4 elements of an fp64 tile are two copies a thread, each reading half
+  // of every sector it touches: twice the L2 traffic.)
+  if (!transposed_[copy.getBuffer()])
+    return share(LinearLayout::defaultFor(shape, o.numWarps, std::max(o.layoutBits, eb * 8),
+                                          o.warpSize));
   // A 1- or 4-byte tile that runs along its rows, stored transposed (the
   // B of an int8, fp8 or tf32 wgmma from a row-major matrix): 4 x 4 blocks
   // per thread, which the copy moves as four loads of 4 elements along the

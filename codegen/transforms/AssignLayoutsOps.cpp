@@ -299,9 +299,15 @@ LogicalResult Assigner::op(Operation *op) {
       int64_t M = ct.getShape()[0], N = ct.getShape()[1];
       auto [wm, wn] = dotMmaWarps(d, o.numWarps, o.computeCapability);
       bool wg = dotUsesWgmma(d, o.computeCapability, o.numWarps);
-      fix(d, tgpu::MmaEncodingAttr::get(op->getContext(), wg ? 3 : 2, {wm, wn}));
-      set(d, share(wg ? LinearLayout::wgmmaAccumulator(M, N, wm / 4, wn)
-                      : LinearLayout::mmaAccumulator(M, N, wm, wn)));
+      if (ct.getRank() == 3) { // batched: warps over the batch first
+        unsigned wb = dotBatchWarps(d, o.numWarps);
+        fix(d, tgpu::MmaEncodingAttr::get(op->getContext(), 2, {wb, wm, wn}));
+        set(d, share(mmaProductLayout(d, wb, wm, wn)));
+      } else {
+        fix(d, tgpu::MmaEncodingAttr::get(op->getContext(), wg ? 3 : 2, {wm, wn}));
+        set(d, share(wg ? LinearLayout::wgmmaAccumulator(M, N, wm / 4, wn)
+                        : LinearLayout::mmaAccumulator(M, N, wm, wn)));
+      }
     } else {
       set(d, get(d.getC()));
     }

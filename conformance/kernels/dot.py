@@ -48,15 +48,43 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, M, N, K, ACC: tl.constexpr,
 
 @triton.jit
 def batched_dot_kernel(a_ptr, b_ptr, c_ptr, BATCH: tl.constexpr,
-                       M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+                       M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                       FP8: tl.constexpr = False, TRANS_B: tl.constexpr = False):
     rb = tl.arange(0, BATCH)[:, None, None]
     rm = tl.arange(0, M)
     rn = tl.arange(0, N)
     rk = tl.arange(0, K)
     a = tl.load(a_ptr + rb * M * K + rm[None, :, None] * K + rk[None, None, :])
-    b = tl.load(b_ptr + rb * K * N + rk[None, :, None] * N + rn[None, None, :])
+    if TRANS_B:  # B stored [BATCH, N, K]
+        b = tl.load(b_ptr + rb * K * N + rn[None, :, None] * K + rk[None, None, :])
+        b = tl.permute(b, (0, 2, 1))
+    else:
+        b = tl.load(b_ptr + rb * K * N + rk[None, :, None] * N + rn[None, None, :])
+    if FP8:  # e4m3 bytes
+        a = a.to(tl.float8e4nv, bitcast=True)
+        b = b.to(tl.float8e4nv, bitcast=True)
     c = tl.dot(a, b)
     tl.store(c_ptr + rb * M * N + rm[None, :, None] * N + rn[None, None, :], c)
+
+
+@triton.jit
+def batched_dot_loop_kernel(a_ptr, b_ptr, c_ptr, s_ptr, BATCH: tl.constexpr,
+                            M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr,
+                            K: tl.constexpr):
+    # A batched accumulator carried over K in steps of BK, then stored and
+    # summed along its rows.
+    rb = tl.arange(0, BATCH)[:, None, None]
+    rm = tl.arange(0, M)[None, :, None]
+    rn = tl.arange(0, N)[None, None, :]
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BATCH, M, N), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rb * M * K + rm * K + k0 + rk[None, None, :])
+        b = tl.load(b_ptr + rb * K * N + (k0 + rk[None, :, None]) * N + rn)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rb * M * N + rm * N + rn, acc)
+    s = tl.sum(acc, axis=2)
+    tl.store(s_ptr + tl.arange(0, BATCH)[:, None] * M + tl.arange(0, M)[None, :], s)
 
 
 @triton.jit
@@ -173,26 +201,76 @@ def _dot_tol(p):
     return compare.tol("fp32", k)
 
 
+def _bd_dims(p):
+    bt, m, n, k = p.bd[0]
+    if p.bd[1] in ("int8", "fp8e4nv"):
+        k = max(k, 32)  # the minimum K of 8-bit dots
+    return bt, m, n, k
+
+
 def _bd_make(p, rng):
-    bt, m, n, k = p.dims
-    return dict(a=rand(rng, (bt, m, k), p.dtype, -1, 1),
-                b=rand(rng, (bt, k, n), p.dtype, -1, 1),
-                c=empty((bt, m, n), "fp32"))
+    bt, m, n, k = _bd_dims(p)
+    dtype = p.bd[1]
+    if dtype == "int8":
+        return dict(a=rand(rng, (bt, m, k), "int8"),
+                    b=rand(rng, (bt, n, k) if p.trans_b else (bt, k, n), "int8"),
+                    c=empty((bt, m, n), "int32"))
+    lo = -2 if dtype == "fp8e4nv" else -1
+    return dict(a=rand(rng, (bt, m, k), dtype, lo, -lo),
+                b=rand(rng, (bt, n, k) if p.trans_b else (bt, k, n), dtype, lo, -lo),
+                c=empty((bt, m, n), "fp64" if dtype == "fp64" else "fp32"))
 
 
 def _bd_run(a, p):
-    bt, m, n, k = p.dims
-    batched_dot_kernel[(1,)](a.a, a.b, a.c, BATCH=bt, M=m, N=n, K=k)
+    bt, m, n, k = _bd_dims(p)
+    batched_dot_kernel[(1,)](a.a, a.b, a.c, BATCH=bt, M=m, N=n, K=k,
+                             FP8=p.bd[1] == "fp8e4nv", TRANS_B=p.trans_b,
+                             num_warps=p.warps)
 
 
 def _bd_ref(a, p):
-    A, B = f64(a.a), f64(a.b)
+    A, B = _operand(a.a, p.bd[1]), _operand(a.b, p.bd[1])
+    if p.trans_b:
+        B = B.transpose(0, 2, 1)
+    if p.bd[1] == "int8":
+        return {"c": np.matmul(A, B).astype(np.int32)}
     return {"c": np.matmul(A, B), "c:scale": np.matmul(np.abs(A), np.abs(B))}
 
 
 def _bd_tol(p):
-    k = p.dims[3]
-    return compare.tf32(k) if p.dtype == "fp32" else compare.tol("fp32", k)
+    k = _bd_dims(p)[3]
+    if p.bd[1] == "fp64":
+        return compare.tol("fp64", k)
+    return compare.tf32(k) if p.bd[1] == "fp32" else compare.tol("fp32", k)
+
+
+def _bl_make(p, rng):
+    bt, m, n, bk, k = p.bl[0]
+    return dict(a=rand(rng, (bt, m, k), p.bl[1], -1, 1),
+                b=rand(rng, (bt, k, n), p.bl[1], -1, 1),
+                c=empty((bt, m, n), "fp32"), s=empty((bt, m), "fp32"))
+
+
+def _bl_run(a, p):
+    bt, m, n, bk, k = p.bl[0]
+    batched_dot_loop_kernel[(1,)](a.a, a.b, a.c, a.s, BATCH=bt, M=m, N=n, BK=bk, K=k,
+                                  num_warps=p.warps)
+
+
+def _bl_ref(a, p):
+    A, B = f64(a.a), f64(a.b)
+    c, cs = np.matmul(A, B), np.matmul(np.abs(A), np.abs(B))
+    return {"c": c, "c:scale": cs, "s": c.sum(axis=2), "s:scale": cs.sum(axis=2)}
+
+
+def _bl_tol(p):
+    k = p.bl[0][4]
+    return compare.tf32(k) if p.bl[1] == "fp32" else compare.tol("fp32", k)
+
+
+def _bl_tol_sum(p):
+    k = p.bl[0][4] * p.bl[0][2]
+    return compare.tf32(k) if p.bl[1] == "fp32" else compare.tol("fp32", k)
 
 
 def _dt_make(p, rng):
@@ -210,6 +288,11 @@ def _dt_ref(a, p):
     A, B = f64(a.a).T, f64(a.b).T
     return {"c": A @ B, "c:scale": np.abs(A) @ np.abs(B)}
 
+
+# (batch, M, N, K): warps over the batch, over (M, N) too, batch entries
+# repeating in registers, more warps than tiles.
+BATCHED = [(2, 16, 16, 16), (4, 32, 16, 64), (1, 16, 64, 32), (8, 16, 32, 16),
+           (4, 64, 64, 64), (2, 64, 32, 128)]
 
 BLOCKS = [(16, 16, 16), (32, 32, 32), (64, 32, 16), (16, 64, 64)]
 
@@ -232,9 +315,21 @@ MANIFESTS = [
     _dot_manifest("dot_fp8", ["fp8e5", "fp8e4nv", "fp8_mixed"]),
     Manifest("dot_batched_3d", batched_dot_kernel, _bd_make, _bd_run, _bd_ref,
              {"c": Out(tol=_bd_tol)},
-             params=dict(dims=[(2, 16, 16, 16), (4, 32, 16, 64),
-                               (1, 16, 64, 32), (8, 16, 32, 16)],
-                         dtype=["fp32", "fp16", "bf16"])),
+             # every shape with every operand type; 4 and 8 warps in turn,
+             # B permuted from [BATCH, N, K] in 2 cases of 5 (lists of
+             # coprime lengths: every type meets both)
+             # (fp64's largest shape is left out: its operands alone are
+             # 256 KiB, past the shared memory tritium stages them in.)
+             params=dict(bd=[(d, t) for d in BATCHED for t in
+                             ["fp32", "fp16", "bf16", "int8", "fp8e4nv", "fp64"]
+                             if not (t == "fp64" and d == (4, 64, 64, 64))],
+                         warps=[4, 8],
+                         trans_b=[False, False, True, False, True])),
+    Manifest("dot_batched_loop", batched_dot_loop_kernel, _bl_make, _bl_run, _bl_ref,
+             {"c": Out(tol=_bl_tol), "s": Out(tol=_bl_tol_sum)},
+             params=dict(bl=[(d, t) for d in [(4, 32, 32, 32, 128), (2, 64, 16, 16, 64),
+                                              (8, 16, 64, 32, 96)]
+                             for t in ["fp16", "bf16", "fp32"]], warps=[4, 8])),
     Manifest("dot_transposed", dot_trans_kernel, _dt_make, _dt_run, _dt_ref,
              {"c": Out(tol=lambda p: compare.tol("fp32", p.mnk[2],
                                                  scale=4))},

@@ -36,6 +36,21 @@ func.func @wgmma_warps(%a: tensor<64x64xf32, #tgpu.mma<{version = 3, warpsPerCTA
 
 // -----
 
+// expected-error @+1 {{mma: warpsPerCTA must be [M, N] (or, mma.sync, [batch, M, N])}}
+func.func @wgmma_batched(%a: tensor<2x64x64xf32, #tgpu.mma<{version = 3, warpsPerCTA = [2, 4, 1]}>>) {
+  return
+}
+
+// -----
+
+func.func @alloc_batched_transposed(%a: tensor<2x64x64xf16>) {
+  // expected-error @+1 {{result must be a 2-D (or, not transposed, 3-D) tile}}
+  %0 = tgpu.local_alloc %a {offset = 0 : i64} : tensor<2x64x64xf16> -> tensor<2x64x64xf16, #tgpu.shared<{swizzle = 128, pad = 0, transposed = true}>>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{mma: version must be 2 (mma.sync) or 3 (wgmma), got 1}}
 func.func @mma_version(%a: tensor<64x64xf32, #tgpu.mma<{version = 1, warpsPerCTA = [2, 2]}>>) {
   return
@@ -82,7 +97,7 @@ func.func @wgmma_shapes(%a: tensor<64x32xf16>, %b: tensor<16x64xf16>, %c: tensor
 // -----
 
 func.func @alloc_padded(%a: tensor<64x64xf16>) {
-  // expected-error @+1 {{result must be a 2-D tile with a #tgpu.shared encoding that swizzles or pads its rows}}
+  // expected-error @+1 {{result must be a 2-D (or, not transposed, 3-D) tile with a #tgpu.shared encoding that swizzles or pads its rows}}
   %0 = tgpu.local_alloc %a {offset = 0 : i64} : tensor<64x64xf16> -> tensor<64x64xf16, #tgpu.shared<{swizzle = 0, pad = 0, transposed = false}>>
   return
 }

@@ -46,9 +46,16 @@ func.func @maps(
   // Layouts that do not fit their tensor say why.
   // CHECK-NEXT: %arg11: no layout (the bases do not reach every element of the tile)
   %k: tensor<8x8xf32, #tgpu.linear<{register = [[0, 1]], lane = [[0, 1], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []}>>,
-  // CHECK-NEXT: %arg12: no layout (an mma layout is for 2-D tiles)
+  // CHECK-NEXT: %arg12: no layout (a rank-2 mma layout on a rank-1 tensor)
   %l: tensor<64xf32, #mma2>,
   // CHECK-NEXT: %arg13: no layout (threadsPerWarp covers 16 lanes, a warp has 32)
-  %m: tensor<64x64xf32, #tgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>) {
+  %m: tensor<64x64xf32, #tgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>,
+  // A batched mma.sync accumulator: each entry as the 2-D one on one warp
+  // (32x16: repeats over N, then M), 2 warps on consecutive entries, the
+  // other entries in registers after.
+  // CHECK-NEXT: %arg14: linear<[4, 32, 16] reg={{\[\[}}0,0,1], [0,8,0], [0,0,8], [0,16,0], [2,0,0]] lane={{\[\[}}0,0,2], [0,0,4], [0,1,0], [0,2,0], [0,4,0]] warp={{\[\[}}1,0,0]]>
+  %n: tensor<4x32x16xf32, #tgpu.mma<{version = 2, warpsPerCTA = [2, 1, 1]}>>,
+  // CHECK-NEXT: %arg15: no layout (a rank-3 mma layout on a rank-2 tensor)
+  %o: tensor<32x16xf32, #tgpu.mma<{version = 2, warpsPerCTA = [2, 1, 1]}>>) {
   return
 }

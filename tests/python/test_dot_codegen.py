@@ -164,9 +164,12 @@ def test_product_outside_loops_loads_vectorized():
 
 
 def test_fp64_moves_as_b64_pairs():
+    # fp64 products run on DMMA (m16n8k16 on sm_90), operands and results
+    # move two doubles at a time.
     ptx = ptx_of(64, 64, 64, 4, "fp64", "fp64", column_major_out=True)
     assert "ld.global.v2.b64" in ptx and "st.global.v2.b64" in ptx
-    assert not mma_of(ptx)
+    assert mma_of(ptx) == ["mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"]
+    assert "fma.rn.f64" not in ptx
 
 
 torch = None

@@ -21,6 +21,12 @@ TEST_CASE("swizzle width follows the row's bytes", "[layout]") {
   CHECK(SharedLayout::swizzleFor(64, 8, 2) == std::nullopt); // 16-byte rows
   CHECK(SharedLayout::swizzleFor(4, 64, 2) == std::nullopt); // under one atom
   CHECK(SharedLayout::swizzleFor(64, 48, 2) == std::nullopt);
+  // 8-byte elements: rows padded to 4 mod 16 elements (fp64 fragments).
+  for (int64_t cols : {4, 16, 32, 64}) {
+    auto l = SharedLayout::best(32, cols, 8, 8);
+    CHECK(!l.isSwizzled());
+    CHECK((cols + l.pad) % 16 == 4);
+  }
   auto p = SharedLayout::best(64, 8, 2, 8);
   CHECK_FALSE(p.isSwizzled());
   CHECK(p.byteOffset(3, 5) == (3 * 16 + 5) * 2);

@@ -12,3 +12,20 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, PREC: tl.constexpr, BM: tl.constexpr,
     b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
     c = tl.dot(a, b, input_precision=PREC)
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+
+
+@triton.jit
+def dot_loop_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                    BK: tl.constexpr):
+    # A product accumulated over K in a loop (row-major A [BM, K], B [K, BN]).
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=c_ptr.dtype.element_ty)
+    for k in range(0, K, BK):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc, out_dtype=c_ptr.dtype.element_ty)
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
