@@ -13,8 +13,9 @@ descriptors (plain, persistent, epilogue subtiling, warp specialization),
 03's matmul with its leaky_relu epilogue, 05's dW/dB reduction, 07's
 libdevice call, a 3-pass fp16 softmax, int8 row quantization, tl.sort,
 tl.associative_scan (a linear recurrence), a matmul with a bias and an erf
-GELU, an fp64 matmul, and a 3-D tl.dot (batched small matmuls in one
-program). Each row prints the largest difference between the two sides' outputs.
+GELU, an fp64 matmul, and 3-D tl.dots (batched small matmuls in one
+program, alone and accumulated over K). Each row prints the largest
+difference between the two sides' outputs.
 
 Needs a GPU, torch and Triton. Run:
 ``PYTHONPATH=python python3 bench/gpu_more.py [--only SUBSTRING] [--rounds N]``.
@@ -485,6 +486,25 @@ def bmm3d(a_ptr, b_ptr, c_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr
     tl.store(c_ptr + pid * B * M * N + rb * M * N + rm * N + rn, tl.dot(a, b))
 
 
+@triton.jit
+def bmm3d_loop(a_ptr, b_ptr, c_ptr, K, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+               BK: tl.constexpr):
+    # A 3-D tl.dot accumulated over K: B matmuls [M, K] x [K, N] a program.
+    pid = tl.program_id(0)
+    rb = tl.arange(0, B)[:, None, None]
+    rm = tl.arange(0, M)[None, :, None]
+    rn = tl.arange(0, N)[None, None, :]
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + (pid * B + rb) * M * K + rm * K + rk[None, None, :]
+    b_ptrs = b_ptr + (pid * B + rb) * K * N + rk[None, :, None] * N + rn
+    acc = tl.zeros((B, M, N), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BK
+        b_ptrs += BK * N
+    tl.store(c_ptr + (pid * B + rb) * M * N + rm * N + rn, acc)
+
+
 def cases():
     """(name, kernel, grid, args, launch options, outputs, work, unit[,
     "zero"]): args is a tuple, or a function of the side ("T" for Triton,
@@ -631,6 +651,12 @@ def cases():
     c3d = torch.empty(P * Bt, 64, 64, device=dev)
     out.append(("3-D tl.dot fp16 4096 programs x 4 x 64^3", bmm3d, (P,), (a3, b3, c3d),
                 dict(B=Bt, M=64, N=64, K=64, num_warps=4), [c3d], 2 * P * Bt * 64 ** 3, "F"))
+    P, Bt, Kl = 512, 4, 1024
+    a3l = rn(P * Bt, 64, Kl, dt=torch.float16); b3l = rn(P * Bt, Kl, 64, dt=torch.float16)
+    c3l = torch.empty(P * Bt, 64, 64, device=dev)
+    out.append(("3-D tl.dot in a K loop fp16 512 programs x 4 x 64x64x1024", bmm3d_loop, (P,),
+                (a3l, b3l, c3l, Kl), dict(B=Bt, M=64, N=64, BK=32, num_warps=4, num_stages=3),
+                [c3l], 2 * P * Bt * 64 * 64 * Kl, "F"))
     return out
 
 

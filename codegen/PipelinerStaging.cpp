@@ -40,14 +40,16 @@ bool isZeroConstant(Value v) {
 }
 
 /// A load that can land in shared memory asynchronously: a 16-bit float,
-/// fp8, int8, fp32 or fp64 tile (rows a multiple of 8 elements, masked-off
-/// lanes zero) read only by tensor-core products that read it in place
-/// (int8 and fp32: wgmma products only).
+/// fp8, int8, fp32 or fp64 tile, 2-D or batched (3-D, its slot flattened)
+/// (rows a multiple of 8 elements, masked-off lanes zero) read only by
+/// tensor-core products that read it in place (int8 and fp32: wgmma
+/// products only).
 bool feedsTensorCores(tile::LoadOp load, unsigned cc, unsigned numWarps) {
   auto t = dyn_cast<RankedTensorType>(load.getType());
   Type et = t ? t.getElementType() : Type();
   bool fp8 = et && isa<Float8E4M3FNType, Float8E5M2Type>(et);
-  if (!t || t.getRank() != 2 || t.getShape()[1] % 8 != 0 || load.getIsVolatile() ||
+  if (!t || t.getRank() < 2 || t.getRank() > 3 || t.getShape().back() % 8 != 0 ||
+      load.getIsVolatile() ||
       !(et.isF16() || et.isBF16() || fp8 || et.isInteger(8) || et.isF32() || et.isF64()))
     return false;
   if (load.getOther() && !isZeroConstant(load.getOther()))

@@ -42,11 +42,17 @@
 # TF32-COUNT-32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 # TF32-NOT: mma.sync
 #
-# A batched accumulator carried through a loop keeps its layout; a row sum
-# of it reduces in its slice.
-# RUN: tritium compile %s --kernel bmm_loop --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,4,32,32,32,128" --target cuda:90 --emit tile-gpu | FileCheck %s --check-prefix=LOOP
-# LOOP: scf.for {{.*}} -> (tensor<4x32x32xf32, #mma>)
-# LOOP: tile.dot {{.*}} -> tensor<4x32x32xf32, #mma>
+# A batched accumulator carried through a loop keeps its layout; its
+# operands are copied ahead into the pipeliner's slots (flattened, as
+# staged tiles are) and read there in place; a row sum of it reduces in its
+# slice.
+# RUN: tritium compile %s --kernel bmm_loop --signature "*fp16:16,*fp16:16,*fp32:16,*fp32:16,4,32,32,32,128" --target cuda:90 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=LOOP
+# LOOP: tgpu.async_copy {{.*}} {buffer = 0 : i64, numSlots = 3 : i64} : tensor<4x32x32x!tile.ptr<f16>
+# LOOP: tgpu.async_copy {{.*}} {buffer = 1 : i64, numSlots = 3 : i64} : tensor<4x32x32x!tile.ptr<f16>
+# LOOP: scf.for {{.*}} -> (tensor<4x32x32xf32, #mma>
+# LOOP: tgpu.shared_load {{.*}} {buffer = 0 : i64} : tensor<4x32x32xf16, #shared>
+# LOOP: tgpu.shared_load {{.*}} {buffer = 1 : i64} : tensor<4x32x32xf16, #shared>
+# LOOP: tile.dot {{.*}} : tensor<4x32x32xf16, #shared> * tensor<4x32x32xf16, #shared> -> tensor<4x32x32xf32, #mma>
 # LOOP: tile.reduce
 # LOOP: } : (tensor<4x32x32xf32, #mma>) -> tensor<4x32xf32,
 import triton
