@@ -35,7 +35,8 @@
 
 # In a loop, fp64 operands are copied ahead into the pipeliner's slots (16
 # bytes a lane, lanes side by side: whole sectors each cp.async), rows
-# padded to 4 mod 16 doubles, and read there in place.
+# padded to 4 mod 16 doubles, and read there in place. The next stage's
+# copies are issued after the products, once their fragments are read.
 # RUN: tritium compile %S/../Inputs/codegen/dots.py --kernel dot_loop_kernel --signature "*fp64:16,*fp64:16,*fp64:16,i32:16,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=F64LOOP
 # F64LOOP-DAG: #[[A:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 # F64LOOP-DAG: #[[B:blocked[0-9]*]] = #tgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -45,6 +46,10 @@
 # F64LOOP: tgpu.shared_load {{.*}} : tensor<64x32xf64, #[[S]]>
 # F64LOOP: tgpu.shared_load {{.*}} : tensor<32x64xf64, #[[S]]>
 # F64LOOP: tile.dot
+# F64LOOP: tgpu.async_copy
+# F64LOOP: tgpu.async_copy
+# F64LOOP-NEXT: tgpu.async_commit
+# F64LOOP: scf.yield
 # RUN: tritium compile %S/../Inputs/codegen/dots.py --kernel dot_loop_kernel --signature "*fp64:16,*fp64:16,*fp64:16,i32:16,64,64,32" --target cuda:90 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=F64LOOPPTX
 # F64LOOPPTX-NOT: ld.global
 # F64LOOPPTX: cp.async.cg.shared.global
