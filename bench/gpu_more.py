@@ -13,8 +13,10 @@ descriptors (plain, persistent, epilogue subtiling, warp specialization),
 03's matmul with its leaky_relu epilogue, 05's dW/dB reduction, 07's
 libdevice call, a 3-pass fp16 softmax, int8 row quantization, tl.sort,
 tl.associative_scan (a linear recurrence), a matmul with a bias and an erf
-GELU, an fp64 matmul, and 3-D tl.dots (batched small matmuls in one
-program, alone and accumulated over K). Each row prints the largest
+GELU, an fp64 matmul, 3-D tl.dots (batched small matmuls in one
+program, alone and accumulated over K), a W4A16 matmul dequantizing int4
+weights in its loop, a decode-step GEMM (16 rows), a batched matmul with
+the batch on the grid's third axis, split-KV decode attention and SwiGLU. Each row prints the largest
 difference between the two sides' outputs.
 
 Needs a GPU, torch and Triton. Run:
@@ -505,6 +507,114 @@ def bmm3d_loop(a_ptr, b_ptr, c_ptr, K, B: tl.constexpr, M: tl.constexpr, N: tl.c
     tl.store(c_ptr + (pid * B + rb) * M * N + rm * N + rn, acc)
 
 
+
+@triton.jit
+def w4a16_matmul(a_ptr, b_ptr, s_ptr, c_ptr, M, N, K,
+                 stride_am, stride_ak, stride_bk, stride_bn, stride_sg, stride_sn,
+                 stride_cm, stride_cn, GROUP: tl.constexpr,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + (offs_k[:, None] // 2) * stride_bk + offs_n[None, :] * stride_bn
+    shifts = (offs_k % 2) * 4
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs)
+        packed = tl.load(b_ptrs)
+        scale = tl.load(s_ptr + ((k * BLOCK_K) // GROUP) * stride_sg + offs_n * stride_sn)
+        q = (packed >> shifts[:, None]) & 0xF
+        b = (q.to(tl.float16) - 8.0) * scale[None, :]
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += (BLOCK_K // 2) * stride_bk
+    c = acc.to(tl.float16)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, c)
+
+
+@triton.jit
+def skinny_mm(a_ptr, w_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+              BLOCK_K: tl.constexpr):
+    # A decode-step GEMM: a few rows of activations times a large weight.
+    pid_n = tl.program_id(0)
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + offs_m[:, None] * K + (k0 + offs_k)[None, :], mask=offs_m[:, None] < M, other=0.0)
+        w = tl.load(w_ptr + (k0 + offs_k)[:, None] * N + offs_n[None, :])
+        acc += tl.dot(a, w)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16), mask=offs_m[:, None] < M)
+
+
+@triton.jit
+def bmm(a_ptr, b_ptr, c_ptr, M, N, K, stride_ab, stride_bb, stride_cb,
+        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # Batched matmul, the batch on the grid's third axis.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    bid = tl.program_id(2)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + bid * stride_ab + offs_m[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + bid * stride_bb + offs_k[:, None] * N + offs_n[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * N
+    tl.store(c_ptr + bid * stride_cb + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def decode_attn(q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, L, sm_scale, CHUNK: tl.constexpr,
+                D: tl.constexpr, BLOCK_L: tl.constexpr):
+    # Flash decoding: one query per head, the keys split into chunks; each
+    # program writes its chunk's partial output and log-sum-exp.
+    head = tl.program_id(0)
+    chunk = tl.program_id(1)
+    nchunks = tl.num_programs(1)
+    offs_d = tl.arange(0, D)
+    q = tl.load(q_ptr + head * D + offs_d).to(tl.float32) * sm_scale
+    m_i = -float("inf")
+    l_i = 0.0
+    acc = tl.zeros((D,), dtype=tl.float32)
+    base = head * L * D
+    for start in range(chunk * CHUNK, (chunk + 1) * CHUNK, BLOCK_L):
+        offs_l = start + tl.arange(0, BLOCK_L)
+        kv = base + offs_l[:, None] * D + offs_d[None, :]
+        k = tl.load(k_ptr + kv).to(tl.float32)
+        s = tl.sum(q[None, :] * k, axis=1)
+        m_new = tl.maximum(m_i, tl.max(s, axis=0))
+        p = tl.exp(s - m_new)
+        alpha = tl.exp(m_i - m_new)
+        v = tl.load(v_ptr + kv).to(tl.float32)
+        acc = acc * alpha + tl.sum(p[:, None] * v, axis=0)
+        l_i = l_i * alpha + tl.sum(p, axis=0)
+        m_i = m_new
+    out = head * nchunks + chunk
+    tl.store(o_ptr + out * D + offs_d, acc / l_i)
+    tl.store(lse_ptr + out, m_i + tl.log(l_i))
+
+
+@triton.jit
+def swiglu(x_ptr, o_ptr, n_rows, N, BLOCK: tl.constexpr):
+    # SwiGLU on a row of [gate | up]: silu(gate) * up.
+    row = tl.program_id(0)
+    col = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    m = col < N
+    g = tl.load(x_ptr + row * 2 * N + col, mask=m).to(tl.float32)
+    u = tl.load(x_ptr + row * 2 * N + N + col, mask=m).to(tl.float32)
+    y = g * tl.sigmoid(g) * u
+    tl.store(o_ptr + row * N + col, y.to(tl.float16), mask=m)
+
+
 def cases():
     """(name, kernel, grid, args, launch options, outputs, work, unit[,
     "zero"]): args is a tuple, or a function of the side ("T" for Triton,
@@ -657,6 +767,38 @@ def cases():
     out.append(("3-D tl.dot in a K loop fp16 512 programs x 4 x 64x64x1024", bmm3d_loop, (P,),
                 (a3l, b3l, c3l, Kl), dict(B=Bt, M=64, N=64, BK=32, num_warps=4, num_stages=3),
                 [c3l], 2 * P * Bt * 64 * 64 * Kl, "F"))
+    M = N = K = 4096
+    aq = rn(M, K, dt=torch.float16)
+    bq = torch.randint(-128, 128, (K // 2, N), device=dev, dtype=torch.int8, generator=g)
+    sq = (0.01 * rn(K // 128, N)).to(torch.float16)
+    cq = torch.empty(M, N, device=dev, dtype=torch.float16)
+    out.append(("w4a16 matmul (int4 dequant in the loop) 4096^3", w4a16_matmul, (M // 128, N // 128),
+                (aq, bq, sq, cq, M, N, K, K, 1, N, 1, N, 1, N, 1),
+                dict(GROUP=128, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=3),
+                [cq], 2 * M * N * K, "F"))
+    M, N, K = 16, 8192, 8192
+    a16 = rn(M, K, dt=torch.float16); w = rn(K, N, dt=torch.float16)
+    cs16 = torch.empty(M, N, device=dev, dtype=torch.float16)
+    out.append(("decode GEMM fp16 16x8192x8192", skinny_mm, (N // 64,), (a16, w, cs16, M, N, K),
+                dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=128, num_warps=4, num_stages=4), [cs16],
+                N * K * 2, "B"))
+    Bb, M = 64, 1024
+    ab = rn(Bb, M, M, dt=torch.float16); bb = rn(Bb, M, M, dt=torch.float16)
+    cb = torch.empty(Bb, M, M, device=dev, dtype=torch.float16)
+    out.append(("bmm fp16 64 x 1024^3 (batch on grid axis 2)", bmm, (M // 128, M // 128, Bb),
+                (ab, bb, cb, M, M, M, M * M, M * M, M * M),
+                dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, num_warps=8, num_stages=3), [cb],
+                2 * Bb * M ** 3, "F"))
+    Hh, L, D, CH = 256, 8192, 128, 1024
+    qd = rn(Hh, D, dt=torch.float16); kd = rn(Hh, L, D, dt=torch.float16); vd = rn(Hh, L, D, dt=torch.float16)
+    od = torch.empty(Hh * (L // CH), D, device=dev); ld = torch.empty(Hh * (L // CH), device=dev)
+    out.append(("decode attention split-KV fp16 256 heads x 8192 x 128", decode_attn, (Hh, L // CH),
+                (qd, kd, vd, od, ld, L, D ** -0.5), dict(CHUNK=CH, D=D, BLOCK_L=64, num_warps=4, num_stages=2),
+                [od, ld], 2 * Hh * L * D * 2, "B"))
+    R, N = 16384, 8192
+    xs = rn(R, 2 * N, dt=torch.float16); ys = torch.empty(R, N, device=dev, dtype=torch.float16)
+    out.append(("swiglu fp16 16384x8192", swiglu, (R, N // 1024), (xs, ys, R, N), dict(BLOCK=1024),
+                [ys], 3 * R * N * 2, "B"))
     return out
 
 
