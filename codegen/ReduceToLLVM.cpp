@@ -2,7 +2,9 @@
 //
 // reduce: combine within a thread (registers along the axis), across lanes
 // (butterfly shuffles over the lane bits along the axis), across warps
-// (partials staged in shared memory, combined in warp order). The result
+// (partials staged in shared memory without bank conflicts, combined in
+// warp order by every thread that needs them, or once per result when
+// many threads hold each result). The result
 // lives in the source layout's slice along the axis; a reduction to a
 // scalar leaves every thread with the total.
 // scan: in a layout whose axis runs registers, lanes, warps, registers from
@@ -126,7 +128,18 @@ LogicalResult reduce(Lowering &L, Operation *o) {
     }
   }
 
-  // 3. Across warps, through shared memory.
+  // 3. Across warps, through shared memory. Each warp along the axis
+  // stores its partials in a row of its own, at a position made of the
+  // thread's bits that tell the result's elements apart: lane bits lowest,
+  // then warp bits, then register bits. For one register the lanes then
+  // touch consecutive words (no bank conflicts), and threads holding the
+  // same element (replicas) share its position.
+  //   - Direct: every thread reads all rows at each of its positions.
+  //   - Distributed, when results are held by many threads (a reduction
+  //     down the columns of a tile whose rows span the warps): each
+  //     position is combined by one thread, which stores the total; after
+  //     a second barrier every thread reads its totals. Fewer loads than
+  //     the direct way, whose loads repeat in every replica.
   std::vector<unsigned> warpAxisBits;
   const auto &wb = S->bases(LinearLayout::Warp);
   for (unsigned bit = 0; bit < wb.size(); ++bit)
@@ -136,49 +149,120 @@ LogicalResult reduce(Lowering &L, Operation *o) {
   std::vector<unsigned> kept = S->sliceKeptRegs(axis);
   if (!warpAxisBits.empty()) {
     unsigned numW = 1u << warpAxisBits.size();
-    int64_t slots = std::max<int64_t>(1, R.numElements()) * numW;
+    auto nonZero = [](const std::vector<int64_t> &c) {
+      return llvm::any_of(c, [](int64_t x) { return x != 0; });
+    };
+    unsigned posBits = 0;
+    for (auto d : {LinearLayout::Lane, LinearLayout::Warp, LinearLayout::Reg})
+      for (const auto &c : R.bases(d))
+        posBits += nonZero(c);
+    int64_t E = int64_t(1) << posBits; // positions per row
+    llvm::Value *lane = L.laneId(), *warp = L.warpId();
+    auto bitsOf = [&](llvm::Value *hw, const std::vector<std::vector<int64_t>> &bases,
+                      llvm::Value *p, unsigned &k) {
+      for (unsigned bit = 0; bit < bases.size(); ++bit)
+        if (nonZero(bases[bit])) {
+          llvm::Value *x = b.CreateAnd(b.CreateLShr(hw, bit), 1);
+          p = b.CreateOr(p, b.CreateShl(x, k++));
+        }
+      return p;
+    };
+    unsigned hwBits = 0;
+    llvm::Value *threadPos = bitsOf(lane, R.bases(LinearLayout::Lane), L.i32(0), hwBits);
+    threadPos = bitsOf(warp, R.bases(LinearLayout::Warp), threadPos, hwBits);
+    auto position = [&](unsigned reg) {
+      uint64_t c = 0;
+      unsigned k = hwBits;
+      const auto &rbs = R.bases(LinearLayout::Reg);
+      for (unsigned bit = 0; bit < rbs.size(); ++bit)
+        if (nonZero(rbs[bit]))
+          c |= uint64_t((reg >> bit) & 1) << k++;
+      return c ? b.CreateOr(threadPos, L.i32(int64_t(c))) : threadPos;
+    };
     llvm::Value *wIdx = L.i32(0);
     for (unsigned i = 0; i < warpAxisBits.size(); ++i)
-      wIdx = b.CreateOr(wIdx, b.CreateShl(b.CreateAnd(b.CreateLShr(L.warpId(), warpAxisBits[i]), 1), i));
+      wIdx = b.CreateOr(wIdx, b.CreateShl(b.CreateAnd(b.CreateLShr(warp, warpAxisBits[i]), 1), i));
+    // Loads a thread makes each way (a barrier counted as two).
+    unsigned held = 0;
+    for (unsigned i = 0; i < kept.size(); ++i)
+      held += acc.count(kept[i] & ~axisRegMask) != 0;
+    int64_t threads = int64_t(S->numLanes()) * S->numWarps();
+    int64_t perThread = (E + threads - 1) / threads;
+    bool distributed = L.partition != Lowering::Partition::Producer &&
+                       int64_t(held) * numW > perThread * numW + held + 3;
     std::vector<unsigned> offsets;
     unsigned bytes = 0;
     for (unsigned k = 0; k < nOps; ++k) {
       offsets.push_back(bytes);
-      bytes += unsigned(slots * 8);
+      bytes += unsigned(E * (numW + (distributed ? 1 : 0)) * 8);
     }
     L.reserveShared(bytes);
-    L.barrier();
+    L.barrierBeforeStaging();
+    llvm::Value *rowBase = b.CreateMul(wIdx, L.i32(E));
     for (unsigned i = 0; i < kept.size(); ++i) {
       auto it = acc.find(kept[i] & ~axisRegMask);
       if (it == acc.end())
         continue;
-      llvm::Value *base = b.CreateMul(R.rank() ? L.linearCoord(R, i) : L.i32(0), L.i32(numW));
+      llvm::Value *at = b.CreateAdd(rowBase, position(i));
       for (unsigned k = 0; k < nOps; ++k) {
-        llvm::Type *t = it->second[k]->getType();
-        llvm::Type *mt = stagedType(b, t);
-        L.storeShared(it->second[k], L.sharedPtr(mt, b.CreateAdd(base, wIdx), offsets[k]));
+        llvm::Type *mt = stagedType(b, it->second[k]->getType());
+        L.storeShared(it->second[k], L.sharedPtr(mt, at, offsets[k]));
       }
     }
     L.barrier();
-    for (unsigned i = 0; i < kept.size(); ++i) {
-      auto it = acc.find(kept[i] & ~axisRegMask);
-      if (it == acc.end())
-        continue;
-      llvm::Value *base = b.CreateMul(R.rank() ? L.linearCoord(R, i) : L.i32(0), L.i32(numW));
-      std::vector<llvm::Value *> a;
+    std::vector<llvm::Type *> types; // the operands' types
+    for (unsigned k = 0; k < nOps; ++k)
+      types.push_back(acc.begin()->second[k]->getType());
+    // Combines the rows at position `pos`, in warp order.
+    auto combineRows = [&](llvm::Value *pos, std::vector<llvm::Value *> &a) -> LogicalResult {
       for (unsigned w = 0; w < numW; ++w) {
         std::vector<llvm::Value *> x;
         for (unsigned k = 0; k < nOps; ++k) {
-          llvm::Type *t = it->second[k]->getType();
-          llvm::Type *mt = stagedType(b, t);
-          x.push_back(L.loadShared(t, L.sharedPtr(mt, b.CreateAdd(base, L.i32(w)), offsets[k])));
+          llvm::Value *at = b.CreateAdd(pos, L.i32(int64_t(w) * E));
+          x.push_back(L.loadShared(types[k], L.sharedPtr(stagedType(b, types[k]), at, offsets[k])));
         }
         if (w == 0)
           a = x;
         else if (failed(combineVals(a, x)))
           return failure();
       }
-      it->second = a;
+      return success();
+    };
+    if (!distributed) {
+      for (unsigned i = 0; i < kept.size(); ++i) {
+        auto it = acc.find(kept[i] & ~axisRegMask);
+        if (it == acc.end())
+          continue;
+        std::vector<llvm::Value *> a;
+        if (failed(combineRows(position(i), a)))
+          return failure();
+        it->second = a;
+      }
+    } else {
+      // Positions tid, tid + threads, ...; with fewer positions than
+      // threads, threads past them repeat a position's work and store the
+      // same total (totals go after the rows, which nobody overwrites).
+      llvm::Value *tid = b.CreateAdd(b.CreateMul(warp, L.i32(S->numLanes())), lane);
+      if (E < threads)
+        tid = b.CreateAnd(tid, L.i32(E - 1));
+      for (int64_t j = 0; j < perThread; ++j) {
+        llvm::Value *pos = b.CreateAdd(tid, L.i32(j * threads));
+        std::vector<llvm::Value *> a;
+        if (failed(combineRows(pos, a)))
+          return failure();
+        llvm::Value *at = b.CreateAdd(pos, L.i32(int64_t(numW) * E));
+        for (unsigned k = 0; k < nOps; ++k)
+          L.storeShared(a[k], L.sharedPtr(stagedType(b, types[k]), at, offsets[k]));
+      }
+      L.barrier();
+      for (unsigned i = 0; i < kept.size(); ++i) {
+        auto it = acc.find(kept[i] & ~axisRegMask);
+        if (it == acc.end())
+          continue;
+        llvm::Value *at = b.CreateAdd(position(i), L.i32(int64_t(numW) * E));
+        for (unsigned k = 0; k < nOps; ++k)
+          it->second[k] = L.loadShared(types[k], L.sharedPtr(stagedType(b, types[k]), at, offsets[k]));
+      }
     }
   }
 

@@ -118,6 +118,22 @@ def reduce3d_kernel(x_ptr, out_ptr, A: tl.constexpr, B: tl.constexpr,
         tl.store(out_ptr + ra * B + rb, r)
 
 
+@triton.jit
+def colreduce_kernel(x_ptr, sum_ptr, val_ptr, idx_ptr, M, N,
+                     BM: tl.constexpr, BN: tl.constexpr):
+    # Down the columns of a tile whose rows span the warps: partials of
+    # every warp meet in shared memory, one column per thread or several.
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask, other=0)
+    tl.store(sum_ptr + rn, tl.sum(x, axis=0), mask=rn < N)
+    rows = tl.broadcast_to(rm[:, None], (BM, BN))
+    v, i = tl.reduce((x, rows), 0, _absmax_combine)
+    tl.store(val_ptr + rn, v, mask=rn < N)
+    tl.store(idx_ptr + rn, i, mask=rn < N)
+
+
 # -- host side ---------------------------------------------------------------
 
 SHAPES = [(1, 1), (3, 7), (16, 16), (17, 33), (64, 100), (5, 128), (128, 2)]
@@ -277,6 +293,41 @@ def _r3_ref(a, p):
             "out:scale": np.abs(x).sum(axis=p.axis, keepdims=True)}
 
 
+def _cr_make(p, rng):
+    m, n = p.shape
+    x = rand(rng, (m, n), p.dtype, None, 100 if p.dtype in formats.INTS
+             else None)
+    wide = "int32" if p.dtype in formats.INTS else p.dtype
+    return dict(x=x, s=empty(n, wide), v=empty(n, p.dtype),
+                i=empty(n, "int32"))
+
+
+def _cr_run(a, p):
+    m, n = p.shape
+    colreduce_kernel[(1,)](a.x, a.s, a.v, a.i, m, n, BM=next_pow2(m),
+                           BN=next_pow2(n), num_warps=p.warps)
+
+
+def _cr_ref(a, p):
+    x = a.x.astype(np.float64) if p.dtype not in formats.INTS \
+        else a.x.astype(np.int64)
+    # largest |x| per column, the first row on ties
+    idx = np.argmax(np.abs(x), axis=0)
+    out = {"v": a.x[idx, np.arange(x.shape[1])], "i": idx}
+    if p.dtype in formats.INTS:
+        out["s"] = refs.wrap(x.sum(axis=0).astype(object), a.s.dtype)
+    else:
+        out["s"] = x.sum(axis=0)
+        out["s:scale"] = np.abs(x).sum(axis=0)
+    return out
+
+
+def _cr_tol(p):
+    if p.dtype in formats.INTS:
+        return None
+    return compare.tol(p.dtype, p.shape[0])
+
+
 MANIFESTS = [
     Manifest("reduce_sum_axis", reduce2d_kernel, _r2_make, _r2_run, _r2_ref,
              {"out": Out(tol=_r2_tol)},
@@ -318,4 +369,10 @@ MANIFESTS = [
              {"out": Out(tol=compare.tol("fp32", 16))},
              params=dict(dims=[(2, 4, 8), (8, 2, 4), (4, 8, 2), (1, 16, 1)],
                          axis=[0, 1, 2])),
+    Manifest("reduce_columns_across_warps", colreduce_kernel, _cr_make,
+             _cr_run, _cr_ref, {"s": Out(tol=_cr_tol), "v": None, "i": None},
+             params=dict(shape=[(256, 16), (200, 64), (64, 128), (128, 512),
+                                (37, 1000), (512, 8)],
+                         dtype=["fp32", "fp16", "int32", "fp64"],
+                         warps=[4, 8])),
 ]
