@@ -16,7 +16,9 @@ tl.associative_scan (a linear recurrence), a matmul with a bias and an erf
 GELU, an fp64 matmul, 3-D tl.dots (batched small matmuls in one
 program, alone and accumulated over K), a W4A16 matmul dequantizing int4
 weights in its loop, a decode-step GEMM (16 rows), a batched matmul with
-the batch on the grid's third axis, split-KV decode attention and SwiGLU. Each row prints the largest
+the batch on the grid's third axis, split-KV decode attention, SwiGLU,
+an fp32 matmul at full precision (FMA), an implicit-GEMM 3x3 convolution,
+an index_add by atomics, group norm and a Welford (3-value) tl.reduce. Each row prints the largest
 difference between the two sides' outputs.
 
 Needs a GPU, torch and Triton. Run:
@@ -615,6 +617,120 @@ def swiglu(x_ptr, o_ptr, n_rows, N, BLOCK: tl.constexpr):
     tl.store(o_ptr + row * N + col, y.to(tl.float16), mask=m)
 
 
+
+@triton.jit
+def mm_ieee(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+            BLOCK_K: tl.constexpr):
+    # fp32 matmul at full precision (no TF32): FMA, not tensor cores.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc, input_precision="ieee")
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def conv2d_nhwc(x_ptr, w_ptr, y_ptr, NB, H, W, C, KOUT, P, Q,
+                R: tl.constexpr, S: tl.constexpr, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_C: tl.constexpr):
+    # Implicit-GEMM convolution, stride 1, padding 1: rows are output
+    # pixels (n, p, q), columns output channels, the reduction runs over
+    # (r, s, c).
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    n = offs_m // (P * Q)
+    pq = offs_m % (P * Q)
+    p = pq // Q
+    q = pq % Q
+    offs_c = tl.arange(0, BLOCK_C)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for rs in range(0, R * S):
+        r = rs // S
+        s = rs % S
+        h = p + r - 1
+        w = q + s - 1
+        ok = (offs_m < NB * P * Q) & (h >= 0) & (h < H) & (w >= 0) & (w < W)
+        x_base = ((n * H + h) * W + w) * C
+        for c0 in range(0, C, BLOCK_C):
+            a = tl.load(x_ptr + x_base[:, None] + (c0 + offs_c)[None, :], mask=ok[:, None], other=0.0)
+            b = tl.load(w_ptr + (rs * C + c0 + offs_c)[:, None] * KOUT + offs_n[None, :])
+            acc = tl.dot(a, b, acc)
+    y = y_ptr + offs_m[:, None] * KOUT + offs_n[None, :]
+    tl.store(y, acc.to(tl.float16), mask=(offs_m < NB * P * Q)[:, None])
+
+
+@triton.jit
+def index_add_rows(src_ptr, idx_ptr, out_ptr, D, BLOCK_D: tl.constexpr, ROWS: tl.constexpr):
+    # out[idx[i], :] += src[i, :] (an embedding's gradient), with atomics.
+    pid = tl.program_id(0)
+    rows = pid * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, BLOCK_D)
+    dst = tl.load(idx_ptr + rows)
+    v = tl.load(src_ptr + rows[:, None] * D + cols[None, :])
+    tl.atomic_add(out_ptr + dst[:, None] * D + cols[None, :], v, sem="relaxed")
+
+
+@triton.jit
+def group_norm_fwd(x_ptr, y_ptr, w_ptr, b_ptr, C, HW, G, eps,
+                   CPG: tl.constexpr, BLOCK_HW: tl.constexpr):
+    # Group norm over (channels of a group) x (pixels), NCHW, one program
+    # per (sample, group), two passes over the group's data.
+    pid = tl.program_id(0)
+    n = pid // G
+    g = pid % G
+    base = n * C * HW + g * CPG * HW
+    cs = tl.arange(0, CPG)
+    s = tl.zeros((CPG, BLOCK_HW), dtype=tl.float32)
+    ss = tl.zeros((CPG, BLOCK_HW), dtype=tl.float32)
+    for i in range(0, HW, BLOCK_HW):
+        hw = i + tl.arange(0, BLOCK_HW)
+        x = tl.load(x_ptr + base + cs[:, None] * HW + hw[None, :], mask=hw[None, :] < HW, other=0.0).to(tl.float32)
+        s += x
+        ss += x * x
+    cnt = CPG * HW
+    mean = tl.sum(tl.sum(s, axis=1), axis=0) / cnt
+    var = tl.sum(tl.sum(ss, axis=1), axis=0) / cnt - mean * mean
+    rstd = 1.0 / tl.sqrt(var + eps)
+    wv = tl.load(w_ptr + g * CPG + cs).to(tl.float32)
+    bv = tl.load(b_ptr + g * CPG + cs).to(tl.float32)
+    for i in range(0, HW, BLOCK_HW):
+        hw = i + tl.arange(0, BLOCK_HW)
+        m = hw[None, :] < HW
+        x = tl.load(x_ptr + base + cs[:, None] * HW + hw[None, :], mask=m, other=0.0).to(tl.float32)
+        y = (x - mean) * rstd * wv[:, None] + bv[:, None]
+        tl.store(y_ptr + base + cs[:, None] * HW + hw[None, :], y.to(tl.float16), mask=m)
+
+
+@triton.jit
+def _welford(m1, v1, c1, m2, v2, c2):
+    c = c1 + c2
+    d = m2 - m1
+    frac = tl.where(c == 0, 0.0, c2 / tl.where(c == 0, 1.0, c))
+    return m1 + d * frac, v1 + v2 + d * d * c1 * frac, c
+
+
+@triton.jit
+def welford_var(x_ptr, mean_ptr, var_ptr, N, BLOCK: tl.constexpr):
+    # Row mean and variance in one pass, with a three-value combine.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=0.0).to(tl.float32)
+    cnt = tl.where(cols < N, 1.0, 0.0)
+    m, m2, c = tl.reduce((x, tl.zeros_like(x), cnt), 0, _welford)
+    tl.store(mean_ptr + row, m)
+    tl.store(var_ptr + row, m2 / c)
+
+
 def cases():
     """(name, kernel, grid, args, launch options, outputs, work, unit[,
     "zero"]): args is a tuple, or a function of the side ("T" for Triton,
@@ -799,6 +915,33 @@ def cases():
     xs = rn(R, 2 * N, dt=torch.float16); ys = torch.empty(R, N, device=dev, dtype=torch.float16)
     out.append(("swiglu fp16 16384x8192", swiglu, (R, N // 1024), (xs, ys, R, N), dict(BLOCK=1024),
                 [ys], 3 * R * N * 2, "B"))
+    M = N = K = 2048
+    af = rn(M, K); bf = rn(K, N); cf = torch.empty(M, N, device=dev)
+    out.append(("matmul fp32 ieee (FMA) 2048^3", mm_ieee, (M // 64, N // 64), (af, bf, cf, M, N, K),
+                dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=16, num_warps=4, num_stages=3), [cf],
+                2 * M * N * K, "F"))
+    NB, H, W, C, KO = 32, 56, 56, 128, 128
+    xc = rn(NB, H, W, C, dt=torch.float16); wc = rn(9 * C, KO, dt=torch.float16)
+    yc = torch.empty(NB * H * W, KO, device=dev, dtype=torch.float16)
+    out.append(("conv2d 3x3 implicit GEMM fp16 NHWC 32x56x56x128", conv2d_nhwc,
+                (triton.cdiv(NB * H * W, 128), KO // 128), (xc, wc, yc, NB, H, W, C, KO, H, W),
+                dict(R=3, S=3, BLOCK_M=128, BLOCK_N=128, BLOCK_C=64, num_warps=8, num_stages=3), [yc],
+                2 * NB * H * W * KO * 9 * C, "F"))
+    T, D, V = 32768, 256, 4096
+    src = rn(T, D); idx64 = torch.randint(0, V, (T,), device=dev, generator=g)
+    acc_out = torch.zeros(V, D, device=dev)
+    out.append(("index_add rows fp32 atomics 32768x256 into 4096", index_add_rows, (T // 16,),
+                (src, idx64, acc_out, D), dict(BLOCK_D=256, ROWS=16), [acc_out], 3 * T * D * 4, "B", "zero"))
+    NB, C, HW, G = 32, 256, 4096, 16
+    xg = rn(NB, C, HW, dt=torch.float16); yg = torch.empty_like(xg)
+    wg = rn(C, dt=torch.float16); bg = rn(C, dt=torch.float16)
+    out.append(("group norm fwd fp16 32x256x64x64 G16", group_norm_fwd, (NB * G,),
+                (xg, yg, wg, bg, C, HW, G, 1e-5), dict(CPG=C // G, BLOCK_HW=256), [yg],
+                3 * NB * C * HW * 2, "B"))
+    R, N = 16384, 4096
+    xw = rn(R, N); mw = torch.empty(R, device=dev); vw = torch.empty(R, device=dev)
+    out.append(("welford mean/var (3-value tl.reduce) fp32 16384x4096", welford_var, (R,), (xw, mw, vw, N),
+                dict(BLOCK=4096, num_warps=8), [mw, vw], R * N * 4, "B"))
     return out
 
 

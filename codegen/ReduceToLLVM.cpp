@@ -20,6 +20,7 @@
 
 #include "ir/TileDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/IR/InlineAsm.h"
 
@@ -133,13 +134,16 @@ LogicalResult reduce(Lowering &L, Operation *o) {
   // thread's bits that tell the result's elements apart: lane bits lowest,
   // then warp bits, then register bits. For one register the lanes then
   // touch consecutive words (no bank conflicts), and threads holding the
-  // same element (replicas) share its position.
-  //   - Direct: every thread reads all rows at each of its positions.
-  //   - Distributed, when results are held by many threads (a reduction
-  //     down the columns of a tile whose rows span the warps): each
-  //     position is combined by one thread, which stores the total; after
-  //     a second barrier every thread reads its totals. Fewer loads than
-  //     the direct way, whose loads repeat in every replica.
+  // same element (replicas) share its position. The rows are then
+  // combined one of three ways, whichever costs a thread least (loads,
+  // combines weighted by their ops, a second barrier):
+  //   - direct: every thread combines all rows at each of its positions;
+  //   - serial: each position is combined by one thread, which stores the
+  //     total; after a second barrier every thread reads its totals (when
+  //     many threads hold each result: their direct loads would repeat);
+  //   - tree: a position's rows are read by as many lanes of one warp and
+  //     combined by butterfly shuffles, the row-0 lane storing the total
+  //     (when the combine is long: its chain is log2 of the rows deep).
   std::vector<unsigned> warpAxisBits;
   const auto &wb = S->bases(LinearLayout::Warp);
   for (unsigned bit = 0; bit < wb.size(); ++bit)
@@ -148,7 +152,7 @@ LogicalResult reduce(Lowering &L, Operation *o) {
   LinearLayout R = S->sliceDim(axis);
   std::vector<unsigned> kept = S->sliceKeptRegs(axis);
   if (!warpAxisBits.empty()) {
-    unsigned numW = 1u << warpAxisBits.size();
+    unsigned logW = warpAxisBits.size(), numW = 1u << logW;
     auto nonZero = [](const std::vector<int64_t> &c) {
       return llvm::any_of(c, [](int64_t x) { return x != 0; });
     };
@@ -180,47 +184,73 @@ LogicalResult reduce(Lowering &L, Operation *o) {
       return c ? b.CreateOr(threadPos, L.i32(int64_t(c))) : threadPos;
     };
     llvm::Value *wIdx = L.i32(0);
-    for (unsigned i = 0; i < warpAxisBits.size(); ++i)
+    for (unsigned i = 0; i < logW; ++i)
       wIdx = b.CreateOr(wIdx, b.CreateShl(b.CreateAnd(b.CreateLShr(warp, warpAxisBits[i]), 1), i));
-    // Loads a thread makes each way (a barrier counted as two).
-    unsigned held = 0;
+
+    // What each way costs a thread.
+    int64_t held = 0;
     for (unsigned i = 0; i < kept.size(); ++i)
       held += acc.count(kept[i] & ~axisRegMask) != 0;
-    int64_t threads = int64_t(S->numLanes()) * S->numWarps();
-    int64_t perThread = (E + threads - 1) / threads;
-    bool distributed = L.partition != Lowering::Partition::Producer &&
-                       int64_t(held) * numW > perThread * numW + held + 3;
+    int64_t combineCost = 0;
+    for (Operation &op : combine.front().without_terminator()) {
+      StringRef n = op.getName().getStringRef();
+      bool slow = n.contains("div") || n.contains("rem") || n.contains("sqrt") ||
+                  n.contains("exp") || n.contains("log") || isa<func::CallOp>(op);
+      combineCost += slow ? 8 : 1;
+    }
+    int64_t lanes = S->numLanes(), threads = lanes * S->numWarps();
+    int64_t n = nOps, barrierCost = 8;
+    int64_t rowsCost = numW * n + (numW - 1) * combineCost; // one position, serially
+    int64_t direct = held * rowsCost;
+    int64_t finish = n + barrierCost + held * n;             // store, barrier, read totals
+    int64_t serial = (E + threads - 1) / threads * rowsCost + finish;
+    int64_t perWarp = std::max<int64_t>(1, lanes / numW);    // tree: positions a warp combines
+    int64_t perPass = perWarp * S->numWarps();
+    int64_t tree = numW <= lanes
+                       ? (E + perPass - 1) / perPass * (n + logW * (n + combineCost)) + finish
+                       : INT64_MAX;
+    enum { Direct, Serial, Tree } way = Direct;
+    if (L.partition != Lowering::Partition::Producer) {
+      if (serial < direct && serial <= tree)
+        way = Serial;
+      else if (tree < direct)
+        way = Tree;
+    }
+    // A tree's rows are padded by perWarp words: its lanes, reading the
+    // rows of consecutive positions, fall on distinct banks.
+    int64_t rowStride = way == Tree ? E + perWarp : E;
+    int64_t totals = int64_t(numW) * rowStride; // where totals go
     std::vector<unsigned> offsets;
     unsigned bytes = 0;
     for (unsigned k = 0; k < nOps; ++k) {
       offsets.push_back(bytes);
-      bytes += unsigned(E * (numW + (distributed ? 1 : 0)) * 8);
+      bytes += unsigned((totals + (way == Direct ? 0 : E)) * 8);
     }
+    std::vector<llvm::Type *> types; // the operands' types
+    for (unsigned k = 0; k < nOps; ++k)
+      types.push_back(acc.begin()->second[k]->getType());
+    auto ptrAt = [&](unsigned k, llvm::Value *index) {
+      return L.sharedPtr(stagedType(b, types[k]), index, offsets[k]);
+    };
     L.reserveShared(bytes);
     L.barrierBeforeStaging();
-    llvm::Value *rowBase = b.CreateMul(wIdx, L.i32(E));
+    llvm::Value *rowBase = b.CreateMul(wIdx, L.i32(rowStride));
     for (unsigned i = 0; i < kept.size(); ++i) {
       auto it = acc.find(kept[i] & ~axisRegMask);
       if (it == acc.end())
         continue;
       llvm::Value *at = b.CreateAdd(rowBase, position(i));
-      for (unsigned k = 0; k < nOps; ++k) {
-        llvm::Type *mt = stagedType(b, it->second[k]->getType());
-        L.storeShared(it->second[k], L.sharedPtr(mt, at, offsets[k]));
-      }
+      for (unsigned k = 0; k < nOps; ++k)
+        L.storeShared(it->second[k], ptrAt(k, at));
     }
     L.barrier();
-    std::vector<llvm::Type *> types; // the operands' types
-    for (unsigned k = 0; k < nOps; ++k)
-      types.push_back(acc.begin()->second[k]->getType());
     // Combines the rows at position `pos`, in warp order.
     auto combineRows = [&](llvm::Value *pos, std::vector<llvm::Value *> &a) -> LogicalResult {
       for (unsigned w = 0; w < numW; ++w) {
         std::vector<llvm::Value *> x;
-        for (unsigned k = 0; k < nOps; ++k) {
-          llvm::Value *at = b.CreateAdd(pos, L.i32(int64_t(w) * E));
-          x.push_back(L.loadShared(types[k], L.sharedPtr(stagedType(b, types[k]), at, offsets[k])));
-        }
+        llvm::Value *at = b.CreateAdd(pos, L.i32(int64_t(w) * rowStride));
+        for (unsigned k = 0; k < nOps; ++k)
+          x.push_back(L.loadShared(types[k], ptrAt(k, at)));
         if (w == 0)
           a = x;
         else if (failed(combineVals(a, x)))
@@ -228,7 +258,7 @@ LogicalResult reduce(Lowering &L, Operation *o) {
       }
       return success();
     };
-    if (!distributed) {
+    if (way == Direct) {
       for (unsigned i = 0; i < kept.size(); ++i) {
         auto it = acc.find(kept[i] & ~axisRegMask);
         if (it == acc.end())
@@ -239,29 +269,61 @@ LogicalResult reduce(Lowering &L, Operation *o) {
         it->second = a;
       }
     } else {
-      // Positions tid, tid + threads, ...; with fewer positions than
-      // threads, threads past them repeat a position's work and store the
-      // same total (totals go after the rows, which nobody overwrites).
-      llvm::Value *tid = b.CreateAdd(b.CreateMul(warp, L.i32(S->numLanes())), lane);
-      if (E < threads)
-        tid = b.CreateAnd(tid, L.i32(E - 1));
-      for (int64_t j = 0; j < perThread; ++j) {
-        llvm::Value *pos = b.CreateAdd(tid, L.i32(j * threads));
-        std::vector<llvm::Value *> a;
-        if (failed(combineRows(pos, a)))
-          return failure();
-        llvm::Value *at = b.CreateAdd(pos, L.i32(int64_t(numW) * E));
-        for (unsigned k = 0; k < nOps; ++k)
-          L.storeShared(a[k], L.sharedPtr(stagedType(b, types[k]), at, offsets[k]));
+      if (way == Serial) {
+        // Positions tid, tid + threads, ...; with fewer positions than
+        // threads, threads past them repeat a position's work and store
+        // the same total (totals go after the rows, which stay).
+        llvm::Value *tid = b.CreateAdd(b.CreateMul(warp, L.i32(lanes)), lane);
+        if (E < threads)
+          tid = b.CreateAnd(tid, L.i32(E - 1));
+        for (int64_t j = 0; j < (E + threads - 1) / threads; ++j) {
+          llvm::Value *pos = b.CreateAdd(tid, L.i32(j * threads));
+          std::vector<llvm::Value *> a;
+          if (failed(combineRows(pos, a)))
+            return failure();
+          llvm::Value *at = b.CreateAdd(pos, L.i32(totals));
+          for (unsigned k = 0; k < nOps; ++k)
+            L.storeShared(a[k], ptrAt(k, at));
+        }
+      } else {
+        // Lane l of warp v reads row l / perWarp of position
+        // v * perWarp + l % perWarp; shuffles across the row bits combine
+        // lower rows first along the path to row 0, whose lane stores.
+        unsigned logPW = llvm::Log2_64(uint64_t(perWarp));
+        llvm::Value *row = b.CreateLShr(lane, logPW);
+        llvm::Value *first = b.CreateAdd(b.CreateMul(warp, L.i32(perWarp)),
+                                         b.CreateAnd(lane, L.i32(perWarp - 1)));
+        if (E < perPass)
+          first = b.CreateAnd(first, L.i32(E - 1));
+        llvm::Value *isRow0 = b.CreateICmpEQ(row, L.i32(0));
+        for (int64_t j = 0; j < (E + perPass - 1) / perPass; ++j) {
+          llvm::Value *pos = b.CreateAdd(first, L.i32(j * perPass));
+          llvm::Value *at = b.CreateAdd(pos, b.CreateMul(row, L.i32(rowStride)));
+          std::vector<llvm::Value *> a;
+          for (unsigned k = 0; k < nOps; ++k)
+            a.push_back(L.loadShared(types[k], ptrAt(k, at)));
+          for (unsigned bit = 0; bit < logW; ++bit) {
+            std::vector<llvm::Value *> x;
+            for (llvm::Value *v : a)
+              x.push_back(shuffle(L, v, unsigned(perWarp) << bit));
+            if (failed(combineVals(a, x)))
+              return failure();
+          }
+          llvm::Value *dst = b.CreateAdd(pos, L.i32(totals));
+          L.guarded(isRow0, [&] {
+            for (unsigned k = 0; k < nOps; ++k)
+              L.storeShared(a[k], ptrAt(k, dst));
+          }, "reduce.total");
+        }
       }
       L.barrier();
       for (unsigned i = 0; i < kept.size(); ++i) {
         auto it = acc.find(kept[i] & ~axisRegMask);
         if (it == acc.end())
           continue;
-        llvm::Value *at = b.CreateAdd(position(i), L.i32(int64_t(numW) * E));
+        llvm::Value *at = b.CreateAdd(position(i), L.i32(totals));
         for (unsigned k = 0; k < nOps; ++k)
-          it->second[k] = L.loadShared(types[k], L.sharedPtr(stagedType(b, types[k]), at, offsets[k]));
+          it->second[k] = L.loadShared(types[k], ptrAt(k, at));
       }
     }
   }
