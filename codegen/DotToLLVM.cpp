@@ -6,7 +6,10 @@
 // the precision is tf32, as the tensor cores would), then each thread forms
 // the outer products for its accumulator registers: per k, one load per
 // distinct row of A and per distinct column of B it owns, then one FMA per
-// register. Batched (3-D) products index the batch like the rows.
+// register. Batched (3-D) products index the batch like the rows. On
+// sm_80+ a 2-D product of fp32/fp16/bf16 tiles reads the operands the
+// pipeliner copied into its slots in place (rows unswizzled and padded,
+// fmaSlotLayout), widening as it loads; only other operands are staged.
 //
 // Which path a product takes, and the queries the passes ask about it
 // (warps, layouts, operand staging). The tensor-core paths: mma.sync
@@ -160,25 +163,48 @@ LogicalResult dot(Lowering &L, Operation *o) {
     return tf32 ? roundTf32(L, v) : v;
   };
 
-  FailureOr<Lowered> aDec = decodeFp8(L.get(op.getA()), ae);
-  FailureOr<Lowered> bDec = decodeFp8(L.get(op.getB()), be);
-  if (failed(aDec) || failed(bDec))
-    return L.fail(o, "tl.dot: unsupported fp8 operand format");
-  Lowered a = std::move(*aDec), bb = std::move(*bDec);
+  // Operands a pipeliner's slot holds (2-D fp32/fp16/bf16 tiles) are read
+  // there in place; the others are staged.
+  auto slotOf = [&](Value v) -> const Lowering::SharedTile * {
+    auto it = L.sharedTiles.find(v);
+    return it == L.sharedTiles.end() ? nullptr : &it->second;
+  };
+  const Lowering::SharedTile *aSlot = slotOf(op.getA()), *bSlot = slotOf(op.getB());
+  Lowered a, bb;
+  if (!aSlot || !bSlot) {
+    FailureOr<Lowered> aDec = aSlot ? FailureOr<Lowered>(Lowered{}) : decodeFp8(L.get(op.getA()), ae);
+    FailureOr<Lowered> bDec = bSlot ? FailureOr<Lowered>(Lowered{}) : decodeFp8(L.get(op.getB()), be);
+    if (failed(aDec) || failed(bDec))
+      return L.fail(o, "tl.dot: unsupported fp8 operand format");
+    a = std::move(*aDec);
+    bb = std::move(*bDec);
+  }
   Lowered c = L.get(op.getC());
   LayoutRef cl = c.layout;
   unsigned eb = L.storeBytes(accTy);
   unsigned bOffset = unsigned(batch * M * K * eb);
-  L.reserveShared(unsigned(bOffset + batch * K * N * eb));
-  L.barrier();
-  for (unsigned r = 0; r < a.layout->numRegs(); ++r)
-    if (!a.layout->isReplicaReg(r))
-      b.CreateStore(widen(a.regs[r]), L.sharedPtr(accTy, L.linearCoord(*a.layout, r)));
-  for (unsigned r = 0; r < bb.layout->numRegs(); ++r)
-    if (!bb.layout->isReplicaReg(r))
-      b.CreateStore(widen(bb.regs[r]),
-                    L.sharedPtr(accTy, L.linearCoord(*bb.layout, r), bOffset));
-  L.barrier();
+  if (!aSlot || !bSlot) {
+    L.reserveShared(unsigned(bOffset + batch * K * N * eb));
+    L.barrier();
+    if (!aSlot)
+      for (unsigned r = 0; r < a.layout->numRegs(); ++r)
+        if (!a.layout->isReplicaReg(r))
+          b.CreateStore(widen(a.regs[r]), L.sharedPtr(accTy, L.linearCoord(*a.layout, r)));
+    if (!bSlot)
+      for (unsigned r = 0; r < bb.layout->numRegs(); ++r)
+        if (!bb.layout->isReplicaReg(r))
+          b.CreateStore(widen(bb.regs[r]),
+                        L.sharedPtr(accTy, L.linearCoord(*bb.layout, r), bOffset));
+    L.barrier();
+  }
+  // Element (row, col) of a slot, widened.
+  auto fromSlot = [&](const Lowering::SharedTile &t, llvm::Value *row, llvm::Value *col,
+                      Type et) -> llvm::Value * {
+    llvm::Value *off = t.transposed ? L.sharedOffset(t.layout, col, row)
+                                    : L.sharedOffset(t.layout, row, col);
+    llvm::Value *v = b.CreateLoad(L.llvmType(et), L.sharedBytePtr(b.CreateAdd(t.byteOffset, off)));
+    return widen(v);
+  };
 
   // Rows (batch, m) and columns (batch, n) this thread needs, by the
   // constant part of their coordinates.
@@ -198,14 +224,17 @@ LogicalResult dot(Lowering &L, Operation *o) {
     regRowCol.push_back({ri.first->second, ci.first->second});
   }
   std::vector<llvm::Value *> rowBase, colBase; // element index at k = 0
+  std::vector<llvm::Value *> rowIdx, colIdx;    // m and n (slots read in place)
   for (unsigned r : rowRep) {
     llvm::Value *bt = rank == 3 ? L.coord(*cl, r, 0) : L.i32(0);
     llvm::Value *m = L.coord(*cl, r, mDim);
+    rowIdx.push_back(m);
     rowBase.push_back(b.CreateMul(b.CreateAdd(b.CreateMul(bt, L.i32(M)), m), L.i32(K)));
   }
   for (unsigned r : colRep) {
     llvm::Value *bt = rank == 3 ? L.coord(*cl, r, 0) : L.i32(0);
     llvm::Value *n = L.coord(*cl, r, nDim);
+    colIdx.push_back(n);
     colBase.push_back(b.CreateAdd(b.CreateMul(bt, L.i32(K * N)), n));
   }
   std::vector<llvm::Value *> acc;
@@ -215,11 +244,14 @@ LogicalResult dot(Lowering &L, Operation *o) {
                           : b.CreateFPExt(v, accTy));
   for (int64_t k = 0; k < K; ++k) {
     std::vector<llvm::Value *> av, bv;
-    for (llvm::Value *base : rowBase)
-      av.push_back(b.CreateLoad(accTy, L.sharedPtr(accTy, b.CreateAdd(base, L.i32(k)))));
-    for (llvm::Value *base : colBase)
-      bv.push_back(b.CreateLoad(
-          accTy, L.sharedPtr(accTy, b.CreateAdd(base, L.i32(k * N)), bOffset)));
+    for (size_t i = 0; i < rowBase.size(); ++i)
+      av.push_back(aSlot ? fromSlot(*aSlot, rowIdx[i], L.i32(k), ae)
+                         : b.CreateLoad(accTy, L.sharedPtr(accTy, b.CreateAdd(rowBase[i], L.i32(k)))));
+    for (size_t i = 0; i < colBase.size(); ++i)
+      bv.push_back(bSlot ? fromSlot(*bSlot, L.i32(k), colIdx[i], be)
+                         : b.CreateLoad(accTy, L.sharedPtr(accTy, b.CreateAdd(colBase[i],
+                                                                             L.i32(k * N)),
+                                                           bOffset)));
     for (unsigned r = 0; r < acc.size(); ++r) {
       auto [ri, ci] = regRowCol[r];
       acc[r] = isInt ? b.CreateAdd(acc[r], b.CreateMul(av[ri], bv[ci]))
@@ -347,17 +379,56 @@ std::optional<OperandStaging> tritium::codegen::mmaOperandStaging(tile::DotOp do
   return OperandStaging{l.swizzleBytes, l.pad, false};
 }
 
+/// Whether `dot` runs on the FMA units reading its operands in place from
+/// the pipeliner's slots: 2-D products of fp32/fp16/bf16 tiles on sm_80+
+/// (where cp.async fills the slots), not on tensor cores.
+static bool fmaReadsInPlace(tile::DotOp dot, unsigned cc, unsigned numWarps) {
+  if (cc < 80 || dotUsesWgmma(dot, cc, numWarps) || dotUsesMma(dot, cc, numWarps))
+    return false;
+  auto aT = cast<RankedTensorType>(dot.getA().getType());
+  auto bT = cast<RankedTensorType>(dot.getB().getType());
+  Type ae = aT.getElementType(), be = bT.getElementType();
+  auto plain = [](Type t) { return t.isF32() || t.isF16() || t.isBF16(); };
+  return aT.getRank() == 2 && plain(ae) && plain(be) &&
+         isa<FloatType>(cast<RankedTensorType>(dot.getC().getType()).getElementType());
+}
+
 /// Whether `u` (a tile.dot) reads its operands from shared memory where
-/// they lie: wgmma, and mma.sync on 16-bit floats (the others stage their
-/// operands from registers).
+/// they lie: wgmma, mma.sync on 16-bit floats and fp64, and FMA products
+/// of plain float tiles (the others stage their operands from registers).
 static bool readsOperandsInPlace(Operation *u, unsigned cc, unsigned numWarps) {
   if (dotUsesWgmma(u, cc, numWarps))
     return true;
   auto dot = dyn_cast<tile::DotOp>(u);
-  if (!dot || !dotUsesMma(u, cc, numWarps))
+  if (!dot)
+    return false;
+  if (fmaReadsInPlace(dot, cc, numWarps))
+    return true;
+  if (!dotUsesMma(u, cc, numWarps))
     return false;
   Type ae = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   return ae.isF16() || ae.isBF16() || ae.isF64();
+}
+
+std::optional<SharedLayout> tritium::codegen::fmaSlotLayout(Value v, int64_t rows, int64_t cols,
+                                                           unsigned elemBytes, unsigned cc,
+                                                           unsigned numWarps) {
+  if (v.use_empty())
+    return std::nullopt;
+  for (Operation *u : v.getUsers()) {
+    if (auto t = dyn_cast<tile::TransOp>(u)) {
+      for (Operation *tu : t->getUsers())
+        if (auto d = dyn_cast<tile::DotOp>(tu); !d || !fmaReadsInPlace(d, cc, numWarps))
+          return std::nullopt;
+      continue;
+    }
+    if (auto d = dyn_cast<tile::DotOp>(u); !d || !fmaReadsInPlace(d, cc, numWarps))
+      return std::nullopt;
+  }
+  // Unswizzled, so that a thread's run along a row is one vector load;
+  // rows padded by 16 bytes, so that the rows 8 lanes read at once fall on
+  // distinct banks.
+  return SharedLayout::padded(rows, cols, elemBytes, std::max(1u, 16 / elemBytes));
 }
 
 bool tritium::codegen::tensorCoresReadInPlace(Value v, unsigned computeCapability,

@@ -562,9 +562,16 @@ bool isStagedTile(mlir::Value v);
 std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,
                                          llvm::ArrayRef<llvm::Value *> regs);
 /// True when every use of `v` (a 16-bit float tile) can read it in place
-/// from shared memory: as operand A or B of a tensor-core product, or
-/// transposed (one tile.trans) as operand B.
+/// from shared memory: as operand A or B of a tensor-core product (or of
+/// an FMA product of float tiles on sm_80+), or transposed (one
+/// tile.trans) as operand B.
 bool tensorCoresReadInPlace(mlir::Value v, unsigned computeCapability, unsigned numWarps);
+/// The layout of a slot that only FMA products read in place (`v`, the
+/// slot's tile, is `rows` x `cols` of `elemBytes`-byte elements); none for
+/// a slot tensor cores read.
+std::optional<SharedLayout> fmaSlotLayout(mlir::Value v, int64_t rows, int64_t cols,
+                                          unsigned elemBytes, unsigned computeCapability,
+                                          unsigned numWarps);
 
 /// Whether the slots `copy` fills hold its tile transposed (a tile
 /// contiguous along its rows in global memory; 8-bit wgmma operands as the

@@ -16,8 +16,10 @@
 // (the products, the reductions). A lane masked off never reads memory, so
 // the extra first and last loads touch nothing outside the kernel's data.
 //
-// Loads that only feed tensor-core products (sm_80+) go further, also when
-// their pointer is computed from the induction variable: they are copied
+// Loads that only feed tensor-core products (sm_80+), or FMA products of
+// float tiles reading them in place (fp32 at full precision), go further,
+// also when their pointer is computed from the induction variable: they
+// are copied
 // asynchronously (cp.async) into a ring of `num_stages` shared-memory
 // slots, stages-1 iterations ahead, and the products read their operands
 // straight from the slot (see pipelineAsync). Small tiles of 32- or 64-bit

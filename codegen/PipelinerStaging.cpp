@@ -42,8 +42,8 @@ bool isZeroConstant(Value v) {
 /// A load that can land in shared memory asynchronously: a 16-bit float,
 /// fp8, int8, fp32 or fp64 tile, 2-D or batched (3-D, its slot flattened)
 /// (rows a multiple of 8 elements, masked-off lanes zero) read only by
-/// tensor-core products that read it in place (int8 and fp32: wgmma
-/// products only).
+/// products that read it in place (int8: wgmma only; fp32: wgmma, or FMA
+/// products on sm_80+).
 bool feedsTensorCores(tile::LoadOp load, unsigned cc, unsigned numWarps) {
   auto t = dyn_cast<RankedTensorType>(load.getType());
   Type et = t ? t.getElementType() : Type();

@@ -186,6 +186,9 @@ LogicalResult Assigner::op(Operation *op) {
       int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
       unsigned eb = elementBytes(t);
       SharedLayout s = tr ? SharedLayout::best(cols, rows, eb, 8) : SharedLayout::best(rows, cols, eb, 8);
+      if (auto f = fmaSlotLayout(ld.getResult(), tr ? cols : rows, tr ? rows : cols, eb,
+                                 o.computeCapability, o.numWarps))
+        s = *f;
       shared_[ld] = tgpu::SharedEncodingAttr::get(op->getContext(), s.swizzleBytes, s.pad, tr);
     }
     return success();

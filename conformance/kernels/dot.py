@@ -88,6 +88,25 @@ def batched_dot_loop_kernel(a_ptr, b_ptr, c_ptr, s_ptr, BATCH: tl.constexpr,
 
 
 @triton.jit
+def dot_loop_prec_kernel(a_ptr, b_ptr, c_ptr, K, sbk, sbn, PREC: tl.constexpr,
+                         M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    # A product accumulated over a K with a masked tail, B row- or
+    # column-major (sbk, sbn), at a given input precision: full-precision
+    # fp32 runs on the FMA units, reading the pipeliner's slots in place.
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((M, N), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        ks = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=ks[None, :] < K, other=0.0)
+        b = tl.load(b_ptr + ks[:, None] * sbk + rn[None, :] * sbn, mask=ks[:, None] < K,
+                    other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PREC)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
 def dot_trans_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr,
                      K: tl.constexpr):
     # C = A^T @ B^T with A stored [K, M] and B stored [N, K].
@@ -289,6 +308,30 @@ def _dt_ref(a, p):
     return {"c": A @ B, "c:scale": np.abs(A) @ np.abs(B)}
 
 
+def _dp_make(p, rng):
+    m, n, bk, k, dt, prec, bt = p.case
+    b = rand(rng, (n, k) if bt else (k, n), dt, -1, 1)
+    return dict(a=rand(rng, (m, k), dt, -1, 1), b=b, c=empty((m, n), "fp32"))
+
+
+def _dp_run(a, p):
+    m, n, bk, k, dt, prec, bt = p.case
+    sbk, sbn = (1, k) if bt else (n, 1)
+    dot_loop_prec_kernel[(1,)](a.a, a.b, a.c, k, sbk, sbn, PREC=prec, M=m, N=n, BK=bk,
+                               num_warps=p.warps, num_stages=3)
+
+
+def _dp_ref(a, p):
+    A = f64(a.a)
+    B = f64(a.b).T if p.case[6] else f64(a.b)
+    return {"c": A @ B, "c:scale": np.abs(A) @ np.abs(B)}
+
+
+def _dp_tol(p):
+    k, prec = p.case[3], p.case[5]
+    return compare.tf32(k) if prec == "tf32" else compare.tol("fp32", k)
+
+
 # (batch, M, N, K): warps over the batch, over (M, N) too, batch entries
 # repeating in registers, more warps than tiles.
 BATCHED = [(2, 16, 16, 16), (4, 32, 16, 64), (1, 16, 64, 32), (8, 16, 32, 16),
@@ -330,6 +373,14 @@ MANIFESTS = [
              params=dict(bl=[(d, t) for d in [(4, 32, 32, 32, 128), (2, 64, 16, 16, 64),
                                               (8, 16, 64, 32, 96)]
                              for t in ["fp16", "bf16", "fp32"]], warps=[4, 8])),
+    Manifest("dot_loop_precisions", dot_loop_prec_kernel, _dp_make, _dp_run, _dp_ref,
+             {"c": Out(tol=_dp_tol)},
+             params=dict(case=[(64, 64, 16, 200, "fp32", "ieee", False),
+                               (32, 64, 32, 96, "fp32", "ieee", True),
+                               (32, 32, 16, 64, "fp32", "ieee", True),
+                               (16, 16, 16, 48, "bf16", "ieee", True),
+                               (64, 64, 16, 128, "fp32", "tf32", False)],
+                         warps=[4, 8])),
     Manifest("dot_transposed", dot_trans_kernel, _dt_make, _dt_run, _dt_ref,
              {"c": Out(tol=lambda p: compare.tol("fp32", p.mnk[2],
                                                  scale=4))},

@@ -52,6 +52,26 @@
 # CHECK-ASYNC80-NEXT: tgpu.async_commit
 # CHECK-ASYNC80: scf.yield
 
+# FMA products (fp32 at full precision) on sm_80+ also read their operands
+# in place from the slots: rows unswizzled (a thread's run along a row is
+# one vector load), padded by 16 bytes; no staging stores in the loop.
+# RUN: tritium compile %S/../Inputs/codegen/dots.py --kernel dot_loop_ieee_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,64,64,16" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-FMA
+# CHECK-FMA: #[[S:shared[0-9]*]] = #tgpu.shared<{swizzle = 0, pad = 4, transposed = false}>
+# CHECK-FMA: scf.for
+# CHECK-FMA: %[[A:.*]] = tgpu.shared_load {{.*}} : tensor<64x16xf32, #[[S]]>
+# CHECK-FMA: %[[B:.*]] = tgpu.shared_load {{.*}} : tensor<16x64xf32, #[[S]]>
+# CHECK-FMA: tile.dot %[[A]], %[[B]]
+# CHECK-FMA: tgpu.async_copy
+# RUN: tritium compile %S/../Inputs/codegen/dots.py --kernel dot_loop_ieee_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,64,64,16" --target cuda:80 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-FMAPTX
+# CHECK-FMAPTX: cp.async.wait_group 1;
+# CHECK-FMAPTX: bar.sync 0;
+# CHECK-FMAPTX-NOT: st.shared
+# CHECK-FMAPTX: ld.shared.v4.b32
+# CHECK-FMAPTX: fma.rn.f32
+# CHECK-FMAPTX-NOT: st.shared
+# CHECK-FMAPTX: cp.async.cg.shared.global
+# CHECK-FMAPTX: cp.async.commit_group;
+
 # RUN: tritium compile %examples/matmul.py --kernel matmul_kernel --signature "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,64,64,32,8,\"\"" --target cuda:80 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-CPASYNC
 # 16-byte copies (the default layouts are made for the 16-bit tiles the
 # copies move), bypassing L1.
