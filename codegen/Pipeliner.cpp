@@ -19,13 +19,12 @@
 // Loads that only feed tensor-core products (sm_80+), or FMA products of
 // float tiles reading them in place (fp32 at full precision), go further,
 // also when their pointer is computed from the induction variable: they
-// are copied
-// asynchronously (cp.async) into a ring of `num_stages` shared-memory
-// slots, stages-1 iterations ahead, and the products read their operands
-// straight from the slot (see pipelineAsync). Small tiles of 32- or 64-bit
-// elements whose values reach the products through other ops (an attention
-// backward's row statistics) are copied along with them and read into
-// registers where they are used. Such loads outside loops,
+// are copied asynchronously (cp.async) into a ring of `num_stages`
+// shared-memory slots, stages-1 iterations ahead, and the products read
+// their operands straight from the slot (see pipelineAsync). Small tiles
+// of 32- or 64-bit elements whose values reach the products through other
+// ops (an attention backward's row statistics) are copied along with them
+// and read into registers where they are used. Such loads outside loops,
 // read by products inside loops, are copied into shared memory once
 // (stageOutsideLoops); a product outside loops loads its operands into
 // registers (vectorized global loads) and stages them itself. The slots of a kernel
