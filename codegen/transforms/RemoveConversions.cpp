@@ -239,6 +239,12 @@ Value Remover::remat(Value v, const LinearLayout &to, OpBuilder &b) {
     return tgpu::ConvertLayoutOp::create(b, v.getLoc(), type, v);
   if (auto c = dyn_cast<tgpu::ConvertLayoutOp>(d))
     return remat(c.getSrc(), to, b);
+  // A load issued in `to` stays where it was (with what computes its
+  // pointers, mask and other value): loads keep their program order, so a
+  // later load's latency is not waited for before an earlier one's.
+  OpBuilder::InsertionGuard keep(b);
+  if (isa<tile::LoadOp>(d))
+    b.setInsertionPoint(d);
   std::vector<Value> operands;
   if (auto e = dyn_cast<tile::ExpandDimsOp>(d)) {
     operands.push_back(remat(e.getSrc(), to.sliceDim(e.getAxis()), b));
