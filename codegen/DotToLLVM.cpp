@@ -172,8 +172,10 @@ LogicalResult dot(Lowering &L, Operation *o) {
   const Lowering::SharedTile *aSlot = slotOf(op.getA()), *bSlot = slotOf(op.getB());
   Lowered a, bb;
   if (!aSlot || !bSlot) {
-    FailureOr<Lowered> aDec = aSlot ? FailureOr<Lowered>(Lowered{}) : decodeFp8(L.get(op.getA()), ae);
-    FailureOr<Lowered> bDec = bSlot ? FailureOr<Lowered>(Lowered{}) : decodeFp8(L.get(op.getB()), be);
+    FailureOr<Lowered> aDec =
+        aSlot ? FailureOr<Lowered>(Lowered{}) : decodeFp8(L.get(op.getA()), ae);
+    FailureOr<Lowered> bDec =
+        bSlot ? FailureOr<Lowered>(Lowered{}) : decodeFp8(L.get(op.getB()), be);
     if (failed(aDec) || failed(bDec))
       return L.fail(o, "tl.dot: unsupported fp8 operand format");
     a = std::move(*aDec);
@@ -224,7 +226,7 @@ LogicalResult dot(Lowering &L, Operation *o) {
     regRowCol.push_back({ri.first->second, ci.first->second});
   }
   std::vector<llvm::Value *> rowBase, colBase; // element index at k = 0
-  std::vector<llvm::Value *> rowIdx, colIdx;    // m and n (slots read in place)
+  std::vector<llvm::Value *> rowIdx, colIdx;   // m and n (slots read in place)
   for (unsigned r : rowRep) {
     llvm::Value *bt = rank == 3 ? L.coord(*cl, r, 0) : L.i32(0);
     llvm::Value *m = L.coord(*cl, r, mDim);
@@ -246,7 +248,8 @@ LogicalResult dot(Lowering &L, Operation *o) {
     std::vector<llvm::Value *> av, bv;
     for (size_t i = 0; i < rowBase.size(); ++i)
       av.push_back(aSlot ? fromSlot(*aSlot, rowIdx[i], L.i32(k), ae)
-                         : b.CreateLoad(accTy, L.sharedPtr(accTy, b.CreateAdd(rowBase[i], L.i32(k)))));
+                         : b.CreateLoad(accTy, L.sharedPtr(accTy, b.CreateAdd(rowBase[i],
+                                                                             L.i32(k)))));
     for (size_t i = 0; i < colBase.size(); ++i)
       bv.push_back(bSlot ? fromSlot(*bSlot, L.i32(k), colIdx[i], be)
                          : b.CreateLoad(accTy, L.sharedPtr(accTy, b.CreateAdd(colBase[i],

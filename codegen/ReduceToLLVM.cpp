@@ -3,8 +3,9 @@
 // reduce: combine within a thread (registers along the axis), across lanes
 // (butterfly shuffles over the lane bits along the axis), across warps
 // (partials staged in shared memory without bank conflicts, combined in
-// warp order by every thread that needs them, or once per result when
-// many threads hold each result). The result
+// warp order by every thread that needs them, once per result when many
+// threads hold each result, or by a shuffle tree when the combine is
+// long). The result
 // lives in the source layout's slice along the axis; a reduction to a
 // scalar leaves every thread with the total.
 // scan: in a layout whose axis runs registers, lanes, warps, registers from
@@ -193,9 +194,9 @@ LogicalResult reduce(Lowering &L, Operation *o) {
       held += acc.count(kept[i] & ~axisRegMask) != 0;
     int64_t combineCost = 0;
     for (Operation &op : combine.front().without_terminator()) {
-      StringRef n = op.getName().getStringRef();
-      bool slow = n.contains("div") || n.contains("rem") || n.contains("sqrt") ||
-                  n.contains("exp") || n.contains("log") || isa<func::CallOp>(op);
+      StringRef name = op.getName().getStringRef();
+      bool slow = name.contains("div") || name.contains("rem") || name.contains("sqrt") ||
+                  name.contains("exp") || name.contains("log") || isa<func::CallOp>(op);
       combineCost += slow ? 8 : 1;
     }
     int64_t lanes = S->numLanes(), threads = lanes * S->numWarps();
