@@ -478,10 +478,24 @@ void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps,
 }
 
 /// Whether `dl` (a qualifying descriptor load) can be copied by TMA: on
-/// sm_90, into a swizzled slot (the layout TMA writes and wgmma reads).
+/// sm_90, into a swizzled slot (the layout TMA writes and wgmma reads),
+/// read by tensor cores only (FMA products read slots cp.async fills, in
+/// rows of their own).
 bool tmaCopies(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
   if (cc < 90 || !descriptorLoadFeedsTensorCores(dl, cc, numWarps))
     return false;
+  auto onTensorCores = [&](Operation *u) {
+    return tritium::codegen::dotUsesWgmma(u, cc, numWarps) ||
+           tritium::codegen::dotUsesMma(u, cc, numWarps);
+  };
+  for (Operation *u : dl->getUsers()) {
+    if (isa<tile::TransOp>(u)) {
+      if (!llvm::all_of(u->getUsers(), onTensorCores))
+        return false;
+    } else if (!onTensorCores(u)) {
+      return false;
+    }
+  }
   auto t = cast<RankedTensorType>(dl.getType());
   unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
   return tritium::codegen::SharedLayout::swizzleFor(t.getShape()[0], t.getShape()[1], eb)

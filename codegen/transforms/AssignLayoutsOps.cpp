@@ -182,13 +182,17 @@ LogicalResult Assigner::op(Operation *op) {
     set(ld, def(ld.getType()));
     if (tensorCoresReadInPlace(ld.getResult(), o.computeCapability, o.numWarps)) {
       auto t = ld.getType();
-      bool tr = transposed_[ld.getBuffer()];
+      auto copied = transposed_.find(ld.getBuffer()); // cp.async slots (not TMA's)
+      bool tr = copied != transposed_.end() && copied->second;
       int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
       unsigned eb = elementBytes(t);
       SharedLayout s = tr ? SharedLayout::best(cols, rows, eb, 8) : SharedLayout::best(rows, cols, eb, 8);
-      if (auto f = fmaSlotLayout(ld.getResult(), tr ? cols : rows, tr ? rows : cols, eb,
-                                 o.computeCapability, o.numWarps))
-        s = *f;
+      // A slot only FMA products read has rows of its own, where cp.async
+      // fills it (TMA writes its boxes as they are).
+      if (copied != transposed_.end())
+        if (auto f = fmaSlotLayout(ld.getResult(), tr ? cols : rows, tr ? rows : cols, eb,
+                                   o.computeCapability, o.numWarps))
+          s = *f;
       shared_[ld] = tgpu::SharedEncodingAttr::get(op->getContext(), s.swizzleBytes, s.pad, tr);
     }
     return success();

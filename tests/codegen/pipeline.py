@@ -62,6 +62,14 @@
 # CHECK-FMA: %[[B:.*]] = tgpu.shared_load {{.*}} : tensor<16x64xf32, #[[S]]>
 # CHECK-FMA: tile.dot %[[A]], %[[B]]
 # CHECK-FMA: tgpu.async_copy
+# Blocks of tensor descriptors that FMA products read are copied by
+# cp.async into such rows too, not by TMA (whose boxes have no padding).
+# RUN: tritium compile %S/../Inputs/codegen/dots.py --kernel dot_desc_ieee_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,64,64,16" --target cuda:90 --num-warps 4 --num-stages 3 --emit tile-gpu | FileCheck %s --check-prefix=CHECK-FMADESC
+# CHECK-FMADESC: #[[S:shared[0-9]*]] = #tgpu.shared<{swizzle = 0, pad = 4, transposed = false}>
+# CHECK-FMADESC-NOT: tgpu.tma_copy
+# CHECK-FMADESC: tgpu.async_copy
+# CHECK-FMADESC: tgpu.shared_load {{.*}} : tensor<64x16xf32, #[[S]]>
+# CHECK-FMADESC-NOT: tgpu.tma_copy
 # RUN: tritium compile %S/../Inputs/codegen/dots.py --kernel dot_loop_ieee_kernel --signature "*fp32:16,*fp32:16,*fp32:16,i32:16,64,64,16" --target cuda:80 --num-warps 4 --num-stages 3 --emit ptx | FileCheck %s --check-prefix=CHECK-FMAPTX
 # CHECK-FMAPTX: cp.async.wait_group 1;
 # CHECK-FMAPTX: bar.sync 0;

@@ -46,3 +46,15 @@ def dot_loop_ieee_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.conste
         a_ptrs += BK
         b_ptrs += BK * BN
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def dot_desc_ieee_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr):
+    # fp32 at full precision from tensor descriptors: FMA products.
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([0, k]), b_desc.load([k, 0]), acc, input_precision="ieee")
+    tl.store(c_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], acc)
