@@ -21,7 +21,9 @@
 //      lowering             the kernel becomes LLVM IR for one thread
 //                           (Lowering.cpp and the *ToLLVM.cpp files)
 //   2. libdevice            linked when math functions are called
-//   3. LLVM O3              the standard pipeline with the NVPTX target
+//   3. LLVM O3              the standard pipeline with the NVPTX target;
+//                           then a loop-free kernel's parameter arithmetic
+//                           goes first (ptxas keeps it in uniform registers)
 //   4. NVPTX codegen        PTX text
 //   5. ptxas                in the runtime (runtime/cuda/Ptxas), PTX -> cubin
 // TRITIUM_DUMP_IR=1 (or =<kernel name>) prints every stage to stderr.
