@@ -9,7 +9,7 @@
 // register. Batched (3-D) products index the batch like the rows. On
 // sm_80+ a 2-D product of fp32/fp16/bf16 tiles reads the operands the
 // pipeliner copied into its slots in place (rows unswizzled and padded,
-// fmaSlotLayout), widening as it loads; only other operands are staged.
+// copySlotLayout), widening as it loads; only other operands are staged.
 //
 // Which path a product takes, and the queries the passes ask about it
 // (warps, layouts, operand staging). The tensor-core paths: mma.sync
@@ -413,25 +413,39 @@ static bool readsOperandsInPlace(Operation *u, unsigned cc, unsigned numWarps) {
   return ae.isF16() || ae.isBF16() || ae.isF64();
 }
 
-std::optional<SharedLayout> tritium::codegen::fmaSlotLayout(Value v, int64_t rows, int64_t cols,
-                                                           unsigned elemBytes, unsigned cc,
-                                                           unsigned numWarps) {
-  if (v.use_empty())
-    return std::nullopt;
+bool tritium::codegen::everyReader(Value v, llvm::function_ref<bool(Operation *)> pred) {
+  if (!v || v.use_empty())
+    return false;
   for (Operation *u : v.getUsers()) {
-    if (auto t = dyn_cast<tile::TransOp>(u)) {
-      for (Operation *tu : t->getUsers())
-        if (auto d = dyn_cast<tile::DotOp>(tu); !d || !fmaReadsInPlace(d, cc, numWarps))
-          return std::nullopt;
-      continue;
+    if (isa<tile::TransOp>(u)) {
+      if (u->use_empty() || !llvm::all_of(u->getUsers(), pred))
+        return false;
+    } else if (!pred(u)) {
+      return false;
     }
-    if (auto d = dyn_cast<tile::DotOp>(u); !d || !fmaReadsInPlace(d, cc, numWarps))
-      return std::nullopt;
   }
-  // Unswizzled, so that a thread's run along a row is one vector load;
-  // rows padded by 16 bytes, so that the rows 8 lanes read at once fall on
-  // distinct banks.
-  return SharedLayout::padded(rows, cols, elemBytes, std::max(1u, 16 / elemBytes));
+  return true;
+}
+
+bool tritium::codegen::onlyFmaProductsRead(Value v, unsigned cc, unsigned numWarps) {
+  return everyReader(v, [&](Operation *u) {
+    auto d = dyn_cast<tile::DotOp>(u);
+    return d && fmaReadsInPlace(d, cc, numWarps);
+  });
+}
+
+SharedLayout tritium::codegen::copySlotLayout(Value read, int64_t rows, int64_t cols,
+                                              unsigned elemBytes, bool transposed, unsigned cc,
+                                              unsigned numWarps) {
+  if (transposed)
+    std::swap(rows, cols);
+  // Read only by FMA products: unswizzled, so that a thread's run along a
+  // row is one vector load; rows padded by 16 bytes, so that the rows 8
+  // lanes read at once fall on distinct banks. Otherwise swizzled where
+  // the tile allows, else rows padded by 8 elements.
+  if (onlyFmaProductsRead(read, cc, numWarps))
+    return SharedLayout::padded(rows, cols, elemBytes, std::max(1u, 16 / elemBytes));
+  return SharedLayout::best(rows, cols, elemBytes, 8);
 }
 
 bool tritium::codegen::tensorCoresReadInPlace(Value v, unsigned computeCapability,

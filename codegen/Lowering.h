@@ -566,12 +566,16 @@ std::vector<llvm::Value *> emitWgmmaWait(Lowering &L, unsigned pending,
 /// an FMA product of float tiles on sm_80+), or transposed (one
 /// tile.trans) as operand B.
 bool tensorCoresReadInPlace(mlir::Value v, unsigned computeCapability, unsigned numWarps);
-/// The layout of a slot that only FMA products read in place (`v`, the
-/// slot's tile, is `rows` x `cols` of `elemBytes`-byte elements); none for
-/// a slot tensor cores read.
-std::optional<SharedLayout> fmaSlotLayout(mlir::Value v, int64_t rows, int64_t cols,
-                                          unsigned elemBytes, unsigned computeCapability,
-                                          unsigned numWarps);
+/// Whether `v` has readers and `pred` holds for each (a tile.trans's
+/// readers taken in its place).
+bool everyReader(mlir::Value v, llvm::function_ref<bool(mlir::Operation *)> pred);
+/// Whether only FMA products (reading their slots in place) read `v`.
+bool onlyFmaProductsRead(mlir::Value v, unsigned computeCapability, unsigned numWarps);
+/// The layout of a slot cp.async fills with a `rows` x `cols` tile of
+/// `elemBytes`-byte elements (stored [cols, rows] when `transposed`) that
+/// `read` (the tile read from the slot, or the load it replaces) holds.
+SharedLayout copySlotLayout(mlir::Value read, int64_t rows, int64_t cols, unsigned elemBytes,
+                            bool transposed, unsigned computeCapability, unsigned numWarps);
 
 /// Whether the slots `copy` fills hold its tile transposed (a tile
 /// contiguous along its rows in global memory; 8-bit wgmma operands as the

@@ -484,18 +484,11 @@ void descriptorLoadsAsPointers(scf::ForOp loop, unsigned cc, unsigned numWarps,
 bool tmaCopies(tile::DescriptorLoadOp dl, unsigned cc, unsigned numWarps) {
   if (cc < 90 || !descriptorLoadFeedsTensorCores(dl, cc, numWarps))
     return false;
-  auto onTensorCores = [&](Operation *u) {
-    return tritium::codegen::dotUsesWgmma(u, cc, numWarps) ||
-           tritium::codegen::dotUsesMma(u, cc, numWarps);
-  };
-  for (Operation *u : dl->getUsers()) {
-    if (isa<tile::TransOp>(u)) {
-      if (!llvm::all_of(u->getUsers(), onTensorCores))
-        return false;
-    } else if (!onTensorCores(u)) {
-      return false;
-    }
-  }
+  if (!tritium::codegen::everyReader(dl.getResult(), [&](Operation *u) {
+        return tritium::codegen::dotUsesWgmma(u, cc, numWarps) ||
+               tritium::codegen::dotUsesMma(u, cc, numWarps);
+      }))
+    return false;
   auto t = cast<RankedTensorType>(dl.getType());
   unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
   return tritium::codegen::SharedLayout::swizzleFor(t.getShape()[0], t.getShape()[1], eb)
@@ -549,7 +542,7 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
     for (Candidate &c : cands) {
       if (feedsTensorCores(c, loop.getBody(), o.computeCapability, o.numWarps)) {
         async.push_back(c);
-        perStage += slotBytes(c.load);
+        perStage += slotBytes(c.load, o.computeCapability, o.numWarps);
       } else if (reachesProducts(c, loop.getBody()) &&
                  !mayReadWritten(c, written, unknownWrite)) {
         side.push_back(c);
@@ -560,10 +553,10 @@ void pipelineLoop(scf::ForOp loop, const PipelineOptions &o, int64_t &nextBuffer
     if (!async.empty() || !tma.empty())
       for (Candidate &c : side) {
         async.push_back(c);
-        perStage += slotBytes(c.load);
+        perStage += slotBytes(c.load, o.computeCapability, o.numWarps);
       }
     for (TmaCandidate &c : tma)
-      perStage += slotBytes(c.load);
+      perStage += slotBytes(c.load, o.computeCapability, o.numWarps);
     // Fewer stages when the slots would not fit; none below two.
     while ((!async.empty() || !tma.empty()) && stages >= 2 && !budget.take(stages * perStage))
       --stages;
@@ -622,7 +615,7 @@ void tmaOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps, int64_t &n
   module.walk([&](tile::DescriptorLoadOp dl) {
     if (dl->getParentOfType<LoopLikeOpInterface>() || !tmaCopies(dl, cc, numWarps))
       return;
-    if (readInLoops(dl) && budget.take(slotBytes(dl)))
+    if (readInLoops(dl) && budget.take(slotBytes(dl, cc, numWarps)))
       loads.push_back(dl);
   });
   for (tile::DescriptorLoadOp dl : loads) {

@@ -69,12 +69,18 @@ unsigned sharedLimit(unsigned cc) {
 }
 
 /// Bytes of one slot of `load`'s tile, in the layout the lowering gives it
-/// (swizzled, or rows padded by 8 elements).
-int64_t slotBytes(Operation *load) {
-  auto t = cast<RankedTensorType>(load->getResult(0).getType());
+/// (copySlotLayout; FMA products' padded rows may run either way, which is
+/// decided later: the larger).
+int64_t slotBytes(Operation *load, unsigned cc, unsigned numWarps) {
+  Value v = load->getResult(0);
+  auto t = cast<RankedTensorType>(v.getType());
   unsigned eb = std::max(1u, t.getElementType().getIntOrFloatBitWidth() / 8);
   int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
-  return tritium::codegen::SharedLayout::best(rows, cols, eb, 8).bytes();
+  int64_t bytes = tritium::codegen::copySlotLayout(v, rows, cols, eb, false, cc, numWarps).bytes();
+  if (tritium::codegen::onlyFmaProductsRead(v, cc, numWarps))
+    bytes = std::max(
+        bytes, tritium::codegen::copySlotLayout(v, rows, cols, eb, true, cc, numWarps).bytes());
+  return bytes;
 }
 
 
@@ -115,7 +121,7 @@ void stageOutsideLoops(ModuleOp module, unsigned cc, unsigned numWarps,
   std::vector<tile::LoadOp> loads;
   module.walk([&](tile::LoadOp load) {
     if (!load->getParentOfType<LoopLikeOpInterface>() && feedsTensorCores(load, cc, numWarps) &&
-        readInLoops(load) && budget.take(slotBytes(load)))
+        readInLoops(load) && budget.take(slotBytes(load, cc, numWarps)))
       loads.push_back(load);
   });
   for (tile::LoadOp load : loads) {

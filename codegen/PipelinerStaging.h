@@ -28,8 +28,8 @@ bool feedsTensorCores(mlir::tile::LoadOp load, unsigned cc, unsigned numWarps);
 /// opt-in above 48 KB).
 unsigned sharedLimit(unsigned cc);
 /// Bytes of one slot of `load`'s tile, in the layout the lowering gives it
-/// (swizzled, or rows padded by 8 elements).
-int64_t slotBytes(mlir::Operation *load);
+/// (copySlotLayout).
+int64_t slotBytes(mlir::Operation *load, unsigned cc, unsigned numWarps);
 
 /// What the buffers may take: the rest stays for the staging area of the
 /// conversions, reductions and products inside the loops.

@@ -121,18 +121,15 @@ void Lowering::placeSharedBuffers(Operation *funcOp) {
     int64_t rows = t.getNumElements() / t.getShape().back();
     int64_t cols = t.getShape().back();
     buf.transposed = storeTransposed(copy);
-    // Padding of 8 elements where the tile cannot be swizzled; slots only
-    // FMA products read have their own layout.
-    buf.layout = buf.transposed ? SharedLayout::best(cols, rows, eb, 8)
-                                : SharedLayout::best(rows, cols, eb, 8);
-    unsigned cc = parseCudaTarget(target.name());
+    // In the layout its readers want (the layout assignment gave their
+    // types the same).
+    Value read;
     func.walk([&](tgpu::SharedLoadOp ld) {
-      if (ld.getBuffer() != copy.getBuffer())
-        return;
-      if (auto f = buf.transposed ? fmaSlotLayout(ld.getResult(), cols, rows, eb, cc, numWarps)
-                                  : fmaSlotLayout(ld.getResult(), rows, cols, eb, cc, numWarps))
-        buf.layout = *f;
+      if (ld.getBuffer() == copy.getBuffer())
+        read = ld.getResult();
     });
+    buf.layout = copySlotLayout(read, rows, cols, eb, buf.transposed,
+                                parseCudaTarget(target.name()), numWarps);
     buf.slotBytes = unsigned(buf.layout.bytes());
     numSlots[copy.getBuffer()] = unsigned(copy.getNumSlots());
   });

@@ -186,13 +186,12 @@ LogicalResult Assigner::op(Operation *op) {
       bool tr = copied != transposed_.end() && copied->second;
       int64_t cols = t.getShape().back(), rows = t.getNumElements() / cols;
       unsigned eb = elementBytes(t);
-      SharedLayout s = tr ? SharedLayout::best(cols, rows, eb, 8) : SharedLayout::best(rows, cols, eb, 8);
-      // A slot only FMA products read has rows of its own, where cp.async
-      // fills it (TMA writes its boxes as they are).
-      if (copied != transposed_.end())
-        if (auto f = fmaSlotLayout(ld.getResult(), tr ? cols : rows, tr ? rows : cols, eb,
-                                   o.computeCapability, o.numWarps))
-          s = *f;
+      // Where cp.async fills the slot, the layout its readers want; TMA
+      // writes its boxes as they are.
+      SharedLayout s = copied != transposed_.end()
+                           ? copySlotLayout(ld.getResult(), rows, cols, eb, tr,
+                                            o.computeCapability, o.numWarps)
+                           : SharedLayout::best(rows, cols, eb, 8);
       shared_[ld] = tgpu::SharedEncodingAttr::get(op->getContext(), s.swizzleBytes, s.pad, tr);
     }
     return success();
